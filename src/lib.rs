@@ -1,0 +1,1 @@
+//! Root package: holds the end-to-end tests in `tests/` (host ↔ simulated board).
