@@ -122,20 +122,12 @@ pub fn solve(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Verdict {
         }
         if quiet == total {
             let solved = known.iter().all(|&k| k);
-            verdict.outcome = if solved {
-                outcome::SOLVED
-            } else {
-                outcome::STALLED
-            };
+            verdict.outcome = if solved { outcome::SOLVED } else { outcome::STALLED };
             break;
         }
         line = (line + 1) % total;
     }
-    verdict.cells = known
-        .iter()
-        .zip(&value)
-        .map(|(&k, &v)| k.then_some(v))
-        .collect();
+    verdict.cells = known.iter().zip(&value).map(|(&k, &v)| k.then_some(v)).collect();
     verdict
 }
 
@@ -157,26 +149,14 @@ pub fn solve_clues(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> Ver
 }
 
 /// Row and column clues of a picture (row-major, `true` = filled).
-pub fn clues_of_picture(
-    rows: usize,
-    columns: usize,
-    cells: &[bool],
-) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    let word = |bits: &mut dyn Iterator<Item = bool>| {
-        bits.enumerate().fold(0u64, |w, (i, b)| w | (b as u64) << i)
-    };
+pub fn clues_of_picture(rows: usize, columns: usize, cells: &[bool]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let word =
+        |bits: &mut dyn Iterator<Item = bool>| bits.enumerate().fold(0u64, |w, (i, b)| w | (b as u64) << i);
     let row_clues = (0..rows)
-        .map(|r| {
-            crate::options::clue_of(
-                word(&mut (0..columns).map(|c| cells[r * columns + c])),
-                columns,
-            )
-        })
+        .map(|r| crate::options::clue_of(word(&mut (0..columns).map(|c| cells[r * columns + c])), columns))
         .collect();
     let column_clues = (0..columns)
-        .map(|c| {
-            crate::options::clue_of(word(&mut (0..rows).map(|r| cells[r * columns + c])), rows)
-        })
+        .map(|c| crate::options::clue_of(word(&mut (0..rows).map(|r| cells[r * columns + c])), rows))
         .collect();
     (row_clues, column_clues)
 }
@@ -207,11 +187,7 @@ mod tests {
         let columns = vec![vec![1], vec![1, 1], vec![1, 1], vec![3]];
         let v = solve_clues(&rows, &columns);
         assert_eq!(v.outcome, outcome::SOLVED);
-        let (r, c) = clues_of_picture(
-            4,
-            4,
-            &v.cells.iter().map(|c| c.unwrap()).collect::<Vec<_>>(),
-        );
+        let (r, c) = clues_of_picture(4, 4, &v.cells.iter().map(|c| c.unwrap()).collect::<Vec<_>>());
         assert_eq!((r, c), (rows, columns));
     }
 
@@ -236,10 +212,7 @@ mod tests {
     #[test]
     fn refuses_what_does_not_fit() {
         let big = vec![vec![1]; MAX_LINE + 1];
-        assert_eq!(
-            solve_clues(&big, &[vec![1]]).outcome,
-            outcome::OVER_CAPACITY
-        );
+        assert_eq!(solve_clues(&big, &[vec![1]]).outcome, outcome::OVER_CAPACITY);
         assert_eq!(
             check_capacity(0, 3, 1),
             Err((outcome::MALFORMED, detail::BAD_SIZE))

@@ -124,11 +124,7 @@ mod tests {
             }
             for (clue, mut expected) in by_clue {
                 let mut got: Vec<u64> = LineOptions::new(&clue, length).collect();
-                assert_eq!(
-                    got.len() as u64,
-                    count(&clue, length),
-                    "{clue:?} in {length}"
-                );
+                assert_eq!(got.len() as u64, count(&clue, length), "{clue:?} in {length}");
                 got.sort();
                 expected.sort();
                 assert_eq!(got, expected, "{clue:?} in {length}");
@@ -152,13 +148,7 @@ mod tests {
         assert_eq!(count(&[1, 1], 32), 465);
         assert_eq!(LineOptions::new(&[1, 1], 32).count(), 465);
         assert_eq!(count(&[32], 32), 1);
-        assert_eq!(
-            LineOptions::new(&[32], 32).collect::<Vec<_>>(),
-            vec![0xffff_ffff]
-        );
-        assert_eq!(
-            LineOptions::new(&[64], 64).collect::<Vec<_>>(),
-            vec![u64::MAX]
-        );
+        assert_eq!(LineOptions::new(&[32], 32).collect::<Vec<_>>(), vec![0xffff_ffff]);
+        assert_eq!(LineOptions::new(&[64], 64).collect::<Vec<_>>(), vec![u64::MAX]);
     }
 }

@@ -122,11 +122,7 @@ impl Message {
     }
     /// A STATUS message carrying `byte` of field `field`.
     pub const fn status(field: u8, byte: u8) -> Message {
-        Message::new(
-            code::STATUS,
-            ((field as u16 & 0xf) << 8) | byte as u16,
-            false,
-        )
+        Message::new(code::STATUS, ((field as u16 & 0xf) << 8) | byte as u16, false)
     }
     /// For a STATUS message: (field, byte).
     pub const fn status_parts(self) -> (u8, u8) {
@@ -139,13 +135,8 @@ impl Message {
 /// pair, then every line's options (only filled cells unless `every_cell`),
 /// then END_BOARD. `lines` gives rows top to bottom, then columns left to
 /// right; each option is a bit mask with bit i = cell i.
-pub fn encode_board<'a, L, O>(
-    rows: usize,
-    columns: usize,
-    lines: L,
-    every_cell: bool,
-    out: &mut Vec<u8>,
-) where
+pub fn encode_board<'a, L, O>(rows: usize, columns: usize, lines: L, every_cell: bool, out: &mut Vec<u8>)
+where
     L: IntoIterator<Item = O>,
     O: IntoIterator<Item = u64>,
 {

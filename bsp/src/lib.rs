@@ -1,0 +1,1 @@
+//! Alchitry Cu board support.
