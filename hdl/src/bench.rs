@@ -1,0 +1,84 @@
+//! Helpers for testbenches and the simulated board: step a circuit by hand
+//! (far faster than RustHDL's threaded `Simulation`), drive a UART line, and
+//! check emitted Verilog with yosys.
+
+use rust_hdl::prelude::*;
+
+/// One full clock cycle: rising edge, then falling edge, each settled.
+/// `clock` picks the circuit's clock input.
+pub fn tick<B: Block>(uut: &mut B, clock: fn(&mut B) -> &mut Signal<In, Clock>) {
+    for _ in 0..2 {
+        let c = clock(uut);
+        c.next = !c.val();
+        assert!(simulate(uut, 1000), "the circuit did not settle");
+    }
+}
+
+/// Settles combinational logic after inputs changed, without a clock edge.
+pub fn settle<B: Block>(uut: &mut B) {
+    assert!(simulate(uut, 1000), "the circuit did not settle");
+}
+
+/// The level of a UART line (8N1, LSB first) carrying `bytes` back to back,
+/// `bit_period` clocks per bit (fractional to model a sender off the nominal
+/// rate), `lead` idle clocks first. Returns one level per clock.
+pub fn uart_waveform(bytes: &[u8], bit_period: f64, lead: usize) -> Vec<bool> {
+    let total = lead + (bytes.len() as f64 * 10.0 * bit_period).ceil() as usize + 2 * bit_period as usize + 2;
+    (0..total)
+        .map(|t| {
+            if t < lead {
+                return true;
+            }
+            let bit = ((t - lead) as f64 / bit_period) as usize;
+            let (byte, pos) = (bit / 10, bit % 10);
+            match bytes.get(byte) {
+                None => true,
+                Some(_) if pos == 0 => false,
+                Some(_) if pos == 9 => true,
+                Some(b) => b >> (pos - 1) & 1 == 1,
+            }
+        })
+        .collect()
+}
+
+/// Runs yosys on the Verilog of `uut` (as `name`): it must parse, have no
+/// latches or undriven nets, and synthesise for the iCE40. Returns the yosys
+/// log. Panics with the log when yosys fails.
+pub fn yosys_check<B: Block>(uut: &B, name: &str) -> String {
+    let verilog = generate_verilog(uut);
+    let dir = std::env::temp_dir().join(format!("nonogram-yosys-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("top.v");
+    std::fs::write(&file, verilog).unwrap();
+    let script = format!(
+        "read_verilog {}; hierarchy -check -top top; proc; check -assert; synth_ice40 -top top; stat",
+        file.display()
+    );
+    let out = std::process::Command::new("yosys")
+        .arg("-q")
+        .arg("-p")
+        .arg(&script)
+        .arg("-l")
+        .arg(dir.join("yosys.log"))
+        .output()
+        .expect("yosys is not installed (apt-get install yosys)");
+    let log = std::fs::read_to_string(dir.join("yosys.log")).unwrap_or_default();
+    assert!(
+        out.status.success(),
+        "yosys rejected {name}:\n{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        log.lines().rev().take(30).collect::<Vec<_>>().join("\n")
+    );
+    log
+}
+
+/// Number of cells of the given type in a yosys `stat` log (0 if absent).
+pub fn yosys_cell_count(log: &str, cell: &str) -> usize {
+    log.lines()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next() == Some(cell)).then(|| words.next()?.parse().ok()).flatten()
+        })
+        .unwrap_or(0)
+}
