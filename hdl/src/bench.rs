@@ -4,12 +4,12 @@
 
 use rust_hdl::prelude::*;
 
-/// One full clock cycle: rising edge, then falling edge, each settled.
-/// `clock` picks the circuit's clock input.
+/// One clock cycle: the clock goes low (inputs set since the last cycle
+/// settle), then rises (registers take their inputs). `clock` picks the
+/// circuit's clock input.
 pub fn tick<B: Block>(uut: &mut B, clock: fn(&mut B) -> &mut Signal<In, Clock>) {
-    for _ in 0..2 {
-        let c = clock(uut);
-        c.next = !c.val();
+    for level in [false, true] {
+        clock(uut).next = Clock { clk: level };
         assert!(simulate(uut, 1000), "the circuit did not settle");
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod model;
+pub mod option_fifo;
 pub mod options;
 pub mod params;
 pub mod protocol;
