@@ -78,7 +78,9 @@ pub fn yosys_cell_count(log: &str, cell: &str) -> usize {
         .rev()
         .find_map(|l| {
             let mut words = l.split_whitespace();
-            (words.next() == Some(cell)).then(|| words.next()?.parse().ok()).flatten()
+            (words.next() == Some(cell))
+                .then(|| words.next()?.parse().ok())
+                .flatten()
         })
         .unwrap_or(0)
 }

@@ -6,6 +6,14 @@ pub mod model;
 pub mod option_fifo;
 pub mod options;
 pub mod params;
+pub mod parser;
 pub mod protocol;
 pub mod uart_rx;
 pub mod uart_tx;
+
+use rust_hdl::prelude::{Bits, Constant};
+
+/// A constant of a gateware block, from a protocol or build value.
+pub(crate) fn constant<const N: usize>(value: impl Into<u64>) -> Constant<Bits<N>> {
+    Constant::new(value.into().into())
+}

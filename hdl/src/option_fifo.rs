@@ -136,7 +136,11 @@ mod tests {
             uut.write_data.next = word(i);
             tick(&mut uut, |u| &mut u.clock);
         }
-        assert_eq!(uut.len.val().index(), FIFO_ENTRIES, "writes beyond capacity are dropped");
+        assert_eq!(
+            uut.len.val().index(),
+            FIFO_ENTRIES,
+            "writes beyond capacity are dropped"
+        );
         // Recirculate: read every word once, writing back the even ones two
         // cycles later (the solver's latency), as the solver does.
         idle(&mut uut);

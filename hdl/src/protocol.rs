@@ -85,6 +85,8 @@ pub mod status {
         pub const WRONG_LINE: u8 = 4;
         /// The option FIFO is full.
         pub const FIFO_FULL: u8 = 5;
+        /// The line went idle in the middle of a message while a board was loading.
+        pub const TRUNCATED: u8 = 6;
     }
 }
 

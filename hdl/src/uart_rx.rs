@@ -42,7 +42,10 @@ pub struct UartRx {
 impl UartRx {
     /// A receiver for a bit period of `clocks_per_bit` (≥ 4) clock cycles.
     pub fn new(clocks_per_bit: u32) -> UartRx {
-        assert!((4..=65535).contains(&clocks_per_bit), "clocks per bit must be 4..=65535");
+        assert!(
+            (4..=65535).contains(&clocks_per_bit),
+            "clocks per bit must be 4..=65535"
+        );
         UartRx {
             clock: Default::default(),
             reset: Default::default(),
@@ -99,7 +102,8 @@ impl Logic for UartRx {
             RxState::Data => {
                 if self.timer.q.val() == self.last_tick.val() {
                     self.timer.d.next = 0.into();
-                    self.shift.d.next = (self.shift.q.val() >> 1) | (bit_cast::<8, 1>((!self.sync.sig_out.val()).into()) << 7);
+                    self.shift.d.next = (self.shift.q.val() >> 1)
+                        | (bit_cast::<8, 1>((!self.sync.sig_out.val()).into()) << 7);
                     self.bit_count.d.next = self.bit_count.q.val() + 1;
                     if self.bit_count.q.val() == 7 {
                         self.state.d.next = RxState::Stop;

@@ -27,7 +27,10 @@ pub struct UartTx {
 impl UartTx {
     /// A transmitter for a bit period of `clocks_per_bit` (≥ 2) clock cycles.
     pub fn new(clocks_per_bit: u32) -> UartTx {
-        assert!((2..=65535).contains(&clocks_per_bit), "clocks per bit must be 2..=65535");
+        assert!(
+            (2..=65535).contains(&clocks_per_bit),
+            "clocks per bit must be 2..=65535"
+        );
         UartTx {
             clock: Default::default(),
             reset: Default::default(),
@@ -104,7 +107,11 @@ mod tests {
     #[test]
     fn sends_frames_that_a_receiver_reads_back_and_idles_high() {
         for cpb in [4u32, 7, 16] {
-            let mut uut = Loopback { clock: Default::default(), tx: UartTx::new(cpb), rx: UartRx::new(cpb) };
+            let mut uut = Loopback {
+                clock: Default::default(),
+                tx: UartTx::new(cpb),
+                rx: UartRx::new(cpb),
+            };
             uut.connect_all();
             let message: Vec<u8> = (0..=255u8).step_by(7).chain([0, 255]).collect();
             let (mut sent, mut got, mut line) = (0, vec![], vec![]);
@@ -128,7 +135,10 @@ mod tests {
             // Back to back: 10 bits per byte, not more.
             let low_bits = line.iter().filter(|&&l| !l).count();
             assert!(low_bits > 0);
-            assert!(cycles <= (10 * cpb as usize) * message.len() + 10 * cpb as usize, "{cycles} cycles");
+            assert!(
+                cycles <= (10 * cpb as usize) * message.len() + 10 * cpb as usize,
+                "{cycles} cycles"
+            );
             for _ in 0..3 * cpb {
                 tick(&mut uut, |u| &mut u.clock);
                 assert!(uut.tx.tx.val(), "line idles high");

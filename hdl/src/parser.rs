@@ -1,0 +1,688 @@
+//! Message parser: pairs bytes into 16-bit messages (high byte first),
+//! decodes host → board messages of protocol v1, builds each option word
+//! from its ASSIGN messages, appends options to the FIFO with a count per
+//! line, and checks everything it is sent. Any violation ends the board with
+//! a `refuse` pulse (outcome and detail for the reply); START_BOARD always
+//! starts over.
+//!
+//! When the line has been idle for `IDLE_TIMEOUT_BITS` bit times, a half
+//! message is dropped (refusing the board being loaded, if any) and a lone
+//! START_BOARD is forgotten.
+
+use crate::constant;
+use crate::params::{COUNT_BITS, DIM_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES};
+use crate::protocol::{code, status, IDLE_TIMEOUT_BITS};
+use rust_hdl::prelude::*;
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum ParseState {
+    /// No board: only START_BOARD and QUERY mean anything.
+    Idle,
+    /// Got the rows; the columns' START_BOARD must follow.
+    GotRows,
+    /// Between lines: START_LINE of the next line, or END_BOARD after the last.
+    ExpectLine,
+    /// Inside a line: ASSIGN, NEXT_OPTION or END_LINE.
+    InLine,
+    /// An END_LINE was taken: record the line's count, then move to the next line.
+    EndLine,
+    NextLine,
+    /// Board handed to the solver: waiting for the next START_BOARD.
+    Solving,
+}
+
+#[derive(LogicBlock)]
+pub struct MessageParser {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// Bytes from the UART receiver.
+    pub byte: Signal<In, Bits<8>>,
+    pub byte_valid: Signal<In, Bit>,
+    /// Append `option` to the FIFO.
+    pub fifo_write: Signal<Out, Bit>,
+    pub option: Signal<Out, Bits<MAX_LINE>>,
+    pub fifo_full: Signal<In, Bit>,
+    /// Record `count` options for line `count_line`.
+    pub count_write: Signal<Out, Bit>,
+    pub count_line: Signal<Out, Bits<LINE_ID_BITS>>,
+    pub count: Signal<Out, Bits<COUNT_BITS>>,
+    /// The board's size (valid from the second START_BOARD on).
+    pub rows: Signal<Out, Bits<DIM_BITS>>,
+    pub columns: Signal<Out, Bits<DIM_BITS>>,
+    /// Pulse: a new board or a query began; drop whatever was going on and empty the FIFO.
+    pub abort: Signal<Out, Bit>,
+    /// Pulse: the board is loaded (END_BOARD); solve it.
+    pub solve: Signal<Out, Bit>,
+    /// Pulse: the board is refused, with this outcome and detail.
+    pub refuse: Signal<Out, Bit>,
+    pub refuse_outcome: Signal<Out, Bits<3>>,
+    pub refuse_detail: Signal<Out, Bits<8>>,
+    /// Pulse: the host asked for the build parameters.
+    pub query: Signal<Out, Bit>,
+    /// High while a board is being received.
+    pub loading: Signal<Out, Bit>,
+    state: DFF<ParseState>,
+    high: DFF<Bits<8>>,
+    have_high: DFF<Bit>,
+    message: DFF<Bits<16>>,
+    message_valid: DFF<Bit>,
+    idle: DFF<Bits<24>>,
+    rows_q: DFF<Bits<12>>,
+    columns_q: DFF<Bits<12>>,
+    line: DFF<Bits<LINE_ID_BITS>>,
+    line_length: DFF<Bits<12>>,
+    option_q: DFF<Bits<MAX_LINE>>,
+    line_options: DFF<Bits<COUNT_BITS>>,
+    // Registered outputs.
+    fifo_write_q: DFF<Bit>,
+    count_write_q: DFF<Bit>,
+    abort_q: DFF<Bit>,
+    solve_q: DFF<Bit>,
+    refuse_q: DFF<Bit>,
+    query_q: DFF<Bit>,
+    outcome_q: DFF<Bits<3>>,
+    detail_q: DFF<Bits<8>>,
+    idle_timeout: Constant<Bits<24>>,
+    max_line: Constant<Bits<12>>,
+    max_lines: Constant<Bits<13>>,
+    code_start_board: Constant<Bits<3>>,
+    code_start_line: Constant<Bits<3>>,
+    code_assign: Constant<Bits<3>>,
+    code_next_option: Constant<Bits<3>>,
+    code_end_line: Constant<Bits<3>>,
+    code_end_board: Constant<Bits<3>>,
+    code_query: Constant<Bits<3>>,
+    malformed: Constant<Bits<3>>,
+    over_capacity: Constant<Bits<3>>,
+    bad_size: Constant<Bits<8>>,
+    unexpected: Constant<Bits<8>>,
+    cell_out_of_line: Constant<Bits<8>>,
+    wrong_line: Constant<Bits<8>>,
+    fifo_full_detail: Constant<Bits<8>>,
+    truncated: Constant<Bits<8>>,
+}
+
+impl MessageParser {
+    pub fn new(clocks_per_bit: u32) -> MessageParser {
+        MessageParser {
+            clock: Default::default(),
+            reset: Default::default(),
+            byte: Default::default(),
+            byte_valid: Default::default(),
+            fifo_write: Default::default(),
+            option: Default::default(),
+            fifo_full: Default::default(),
+            count_write: Default::default(),
+            count_line: Default::default(),
+            count: Default::default(),
+            rows: Default::default(),
+            columns: Default::default(),
+            abort: Default::default(),
+            solve: Default::default(),
+            refuse: Default::default(),
+            refuse_outcome: Default::default(),
+            refuse_detail: Default::default(),
+            query: Default::default(),
+            loading: Default::default(),
+            state: Default::default(),
+            high: Default::default(),
+            have_high: Default::default(),
+            message: Default::default(),
+            message_valid: Default::default(),
+            idle: Default::default(),
+            rows_q: Default::default(),
+            columns_q: Default::default(),
+            line: Default::default(),
+            line_length: Default::default(),
+            option_q: Default::default(),
+            line_options: Default::default(),
+            fifo_write_q: Default::default(),
+            count_write_q: Default::default(),
+            abort_q: Default::default(),
+            solve_q: Default::default(),
+            refuse_q: Default::default(),
+            query_q: Default::default(),
+            outcome_q: Default::default(),
+            detail_q: Default::default(),
+            idle_timeout: Constant::new((IDLE_TIMEOUT_BITS as u64 * clocks_per_bit as u64).into()),
+            max_line: Constant::new((MAX_LINE as u64).into()),
+            max_lines: Constant::new((MAX_LINES as u64).into()),
+            code_start_board: constant(code::START_BOARD),
+            code_start_line: constant(code::START_LINE),
+            code_assign: constant(code::ASSIGN),
+            code_next_option: constant(code::NEXT_OPTION),
+            code_end_line: constant(code::END_LINE),
+            code_end_board: constant(code::END_BOARD),
+            code_query: constant(code::QUERY),
+            malformed: constant(status::outcome::MALFORMED),
+            over_capacity: constant(status::outcome::OVER_CAPACITY),
+            bad_size: constant(status::detail::BAD_SIZE),
+            unexpected: constant(status::detail::UNEXPECTED),
+            cell_out_of_line: constant(status::detail::CELL_OUT_OF_LINE),
+            wrong_line: constant(status::detail::WRONG_LINE),
+            fifo_full_detail: constant(status::detail::FIFO_FULL),
+            truncated: constant(status::detail::TRUNCATED),
+        }
+    }
+}
+
+impl Logic for MessageParser {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            high,
+            have_high,
+            message,
+            message_valid,
+            idle,
+            rows_q,
+            columns_q,
+            line,
+            line_length,
+            option_q,
+            line_options,
+            fifo_write_q,
+            count_write_q,
+            abort_q,
+            solve_q,
+            refuse_q,
+            query_q,
+            outcome_q,
+            detail_q
+        );
+        self.fifo_write.next = self.fifo_write_q.q.val();
+        self.option.next = self.option_q.q.val();
+        self.count_write.next = self.count_write_q.q.val();
+        self.count_line.next = self.line.q.val();
+        self.count.next = self.line_options.q.val();
+        self.rows.next = bit_cast::<DIM_BITS, 12>(self.rows_q.q.val());
+        self.columns.next = bit_cast::<DIM_BITS, 12>(self.columns_q.q.val());
+        self.abort.next = self.abort_q.q.val();
+        self.solve.next = self.solve_q.q.val();
+        self.refuse.next = self.refuse_q.q.val();
+        self.refuse_outcome.next = self.outcome_q.q.val();
+        self.refuse_detail.next = self.detail_q.q.val();
+        self.query.next = self.query_q.q.val();
+        self.loading.next = (self.state.q.val() == ParseState::GotRows)
+            | (self.state.q.val() == ParseState::ExpectLine)
+            | (self.state.q.val() == ParseState::InLine);
+        self.fifo_write_q.d.next = false;
+        self.count_write_q.d.next = false;
+        self.abort_q.d.next = false;
+        self.solve_q.d.next = false;
+        self.refuse_q.d.next = false;
+        self.query_q.d.next = false;
+        self.message_valid.d.next = false;
+
+        // Pair bytes into messages; time the line's silences.
+        if self.byte_valid.val() {
+            self.idle.d.next = 0.into();
+            if self.have_high.q.val() {
+                self.message.d.next =
+                    (bit_cast::<16, 8>(self.high.q.val()) << 8) | bit_cast::<16, 8>(self.byte.val());
+                self.message_valid.d.next = true;
+                self.have_high.d.next = false;
+            } else {
+                self.high.d.next = self.byte.val();
+                self.have_high.d.next = true;
+            }
+        } else if self.idle.q.val() != self.idle_timeout.val() {
+            self.idle.d.next = self.idle.q.val() + 1;
+        }
+        if self.idle.q.val() == self.idle_timeout.val() - 1 {
+            self.have_high.d.next = false;
+            if self.state.q.val() == ParseState::GotRows {
+                self.state.d.next = ParseState::Idle;
+            }
+            if self.have_high.q.val() & self.loading.val() {
+                self.refuse_q.d.next = true;
+                self.outcome_q.d.next = self.malformed.val();
+                self.detail_q.d.next = self.truncated.val();
+                self.state.d.next = ParseState::Idle;
+            }
+        }
+
+        // Act on a complete message.
+        if self.message_valid.q.val() {
+            if self.message.q.val().get_bits::<3>(13) == self.code_start_board.val() {
+                if self.state.q.val() == ParseState::GotRows {
+                    self.columns_q.d.next = self.message.q.val().get_bits::<12>(1);
+                    self.line.d.next = 0.into();
+                    self.state.d.next = ParseState::ExpectLine;
+                    if (self.rows_q.q.val() == 0) | (self.message.q.val().get_bits::<12>(1) == 0) {
+                        self.refuse_q.d.next = true;
+                        self.outcome_q.d.next = self.malformed.val();
+                        self.detail_q.d.next = self.bad_size.val();
+                        self.state.d.next = ParseState::Idle;
+                    } else if (self.rows_q.q.val() > self.max_line.val())
+                        | (self.message.q.val().get_bits::<12>(1) > self.max_line.val())
+                        | ((bit_cast::<13, 12>(self.rows_q.q.val())
+                            + bit_cast::<13, 12>(self.message.q.val().get_bits::<12>(1)))
+                            > self.max_lines.val())
+                    {
+                        self.refuse_q.d.next = true;
+                        self.outcome_q.d.next = self.over_capacity.val();
+                        self.detail_q.d.next = self.bad_size.val();
+                        self.state.d.next = ParseState::Idle;
+                    }
+                } else {
+                    // The first of a pair: a new board, whatever was going on.
+                    self.abort_q.d.next = true;
+                    self.rows_q.d.next = self.message.q.val().get_bits::<12>(1);
+                    self.state.d.next = ParseState::GotRows;
+                }
+            } else if self.message.q.val().get_bits::<3>(13) == self.code_query.val() {
+                self.abort_q.d.next = true;
+                self.query_q.d.next = true;
+                self.state.d.next = ParseState::Idle;
+            } else {
+                match self.state.q.val() {
+                    ParseState::GotRows => {
+                        self.refuse_q.d.next = true;
+                        self.outcome_q.d.next = self.malformed.val();
+                        self.detail_q.d.next = self.unexpected.val();
+                        self.state.d.next = ParseState::Idle;
+                    }
+                    ParseState::ExpectLine => {
+                        self.refuse_q.d.next = true;
+                        self.outcome_q.d.next = self.malformed.val();
+                        self.detail_q.d.next = self.unexpected.val();
+                        self.state.d.next = ParseState::Idle;
+                        if self.message.q.val().get_bits::<3>(13) == self.code_start_line.val() {
+                            if (bit_cast::<12, LINE_ID_BITS>(self.line.q.val())
+                                == self.message.q.val().get_bits::<12>(1))
+                                & ((bit_cast::<13, LINE_ID_BITS>(self.line.q.val()))
+                                    < (bit_cast::<13, 12>(self.rows_q.q.val())
+                                        + bit_cast::<13, 12>(self.columns_q.q.val())))
+                            {
+                                self.refuse_q.d.next = false;
+                                self.state.d.next = ParseState::InLine;
+                                self.option_q.d.next = 0.into();
+                                self.line_options.d.next = 0.into();
+                                // Rows are as long as there are columns, and vice versa.
+                                if bit_cast::<12, LINE_ID_BITS>(self.line.q.val()) < self.rows_q.q.val() {
+                                    self.line_length.d.next = self.columns_q.q.val();
+                                } else {
+                                    self.line_length.d.next = self.rows_q.q.val();
+                                }
+                            } else {
+                                self.detail_q.d.next = self.wrong_line.val();
+                            }
+                        }
+                        if self.message.q.val().get_bits::<3>(13) == self.code_end_board.val() {
+                            if (bit_cast::<13, LINE_ID_BITS>(self.line.q.val()))
+                                == (bit_cast::<13, 12>(self.rows_q.q.val())
+                                    + bit_cast::<13, 12>(self.columns_q.q.val()))
+                            {
+                                self.refuse_q.d.next = false;
+                                self.solve_q.d.next = true;
+                                self.state.d.next = ParseState::Solving;
+                            } else {
+                                self.detail_q.d.next = self.wrong_line.val();
+                            }
+                        }
+                    }
+                    ParseState::InLine => {
+                        if self.message.q.val().get_bits::<3>(13) == self.code_assign.val() {
+                            if self.message.q.val().get_bits::<12>(1) < self.line_length.q.val() {
+                                self.option_q.d.next = self.option_q.q.val().replace_bit(
+                                    self.message.q.val().get_bits::<12>(1).index(),
+                                    self.message.q.val().get_bit(0),
+                                );
+                            } else {
+                                self.refuse_q.d.next = true;
+                                self.outcome_q.d.next = self.malformed.val();
+                                self.detail_q.d.next = self.cell_out_of_line.val();
+                                self.state.d.next = ParseState::Idle;
+                            }
+                        } else if (self.message.q.val().get_bits::<3>(13) == self.code_next_option.val())
+                            | (self.message.q.val().get_bits::<3>(13) == self.code_end_line.val())
+                        {
+                            if self.fifo_full.val() {
+                                self.refuse_q.d.next = true;
+                                self.outcome_q.d.next = self.over_capacity.val();
+                                self.detail_q.d.next = self.fifo_full_detail.val();
+                                self.state.d.next = ParseState::Idle;
+                            } else {
+                                self.fifo_write_q.d.next = true;
+                                self.line_options.d.next = self.line_options.q.val() + 1;
+                                if self.message.q.val().get_bits::<3>(13) == self.code_end_line.val() {
+                                    self.state.d.next = ParseState::EndLine;
+                                }
+                            }
+                        } else {
+                            self.refuse_q.d.next = true;
+                            self.outcome_q.d.next = self.malformed.val();
+                            self.detail_q.d.next = self.unexpected.val();
+                            self.state.d.next = ParseState::Idle;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // The option just written is cleared for the next one.
+        if self.fifo_write_q.q.val() {
+            self.option_q.d.next = 0.into();
+        }
+        if self.state.q.val() == ParseState::EndLine {
+            self.count_write_q.d.next = true;
+            self.state.d.next = ParseState::NextLine;
+        }
+        if self.state.q.val() == ParseState::NextLine {
+            self.line.d.next = self.line.q.val() + 1;
+            self.state.d.next = ParseState::ExpectLine;
+        }
+        if self.reset.val() {
+            self.state.d.next = ParseState::Idle;
+            self.have_high.d.next = false;
+            self.abort_q.d.next = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{tick, yosys_check};
+    use crate::options::LineOptions;
+    use crate::protocol::{encode_board, status::detail, status::outcome, Message};
+
+    const CPB: u32 = 4;
+
+    /// The parser with a stand-in FIFO that records what it is given.
+    struct Harness {
+        uut: MessageParser,
+        capacity: usize,
+        options: Vec<u64>,
+        counts: Vec<(usize, usize)>,
+        solved: usize,
+        refused: Vec<(u8, u8)>,
+        aborts: usize,
+        queries: usize,
+    }
+
+    impl Harness {
+        fn new(capacity: usize) -> Harness {
+            let mut uut = MessageParser::new(CPB);
+            uut.connect_all();
+            Harness {
+                uut,
+                capacity,
+                options: vec![],
+                counts: vec![],
+                solved: 0,
+                refused: vec![],
+                aborts: 0,
+                queries: 0,
+            }
+        }
+
+        fn cycle(&mut self) {
+            self.uut.fifo_full.next = self.options.len() >= self.capacity;
+            tick(&mut self.uut, |u| &mut u.clock);
+            self.uut.byte_valid.next = false;
+            let u = &self.uut;
+            if u.fifo_write.val() && self.options.len() < self.capacity {
+                self.options.push(u.option.val().to_u64());
+            }
+            if u.count_write.val() {
+                self.counts
+                    .push((u.count_line.val().index(), u.count.val().index()));
+            }
+            self.solved += u.solve.val() as usize;
+            self.aborts += u.abort.val() as usize;
+            self.queries += u.query.val() as usize;
+            if u.refuse.val() {
+                self.refused
+                    .push((u.refuse_outcome.val().to_u8(), u.refuse_detail.val().to_u8()));
+            }
+        }
+
+        /// Bytes as the UART delivers them: one per 10 bit times.
+        fn send(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.uut.byte.next = (b as u64).into();
+                self.uut.byte_valid.next = true;
+                for _ in 0..10 * CPB {
+                    self.cycle();
+                }
+            }
+        }
+
+        fn send_messages(&mut self, messages: &[Message]) {
+            let bytes: Vec<u8> = messages.iter().flat_map(|m| m.to_bytes()).collect();
+            self.send(&bytes);
+        }
+
+        fn wait_bits(&mut self, bits: u32) {
+            for _ in 0..bits * CPB {
+                self.cycle();
+            }
+        }
+    }
+
+    fn board_lines(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
+        rows.iter()
+            .map(|c| LineOptions::new(c, columns.len()).collect())
+            .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
+            .collect()
+    }
+
+    fn heart() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+        let rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];
+        let columns = vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]];
+        (rows, columns)
+    }
+
+    fn stream(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
+        let mut bytes = vec![];
+        encode_board(
+            rows.len(),
+            columns.len(),
+            board_lines(rows, columns),
+            every_cell,
+            &mut bytes,
+        );
+        bytes
+    }
+
+    #[test]
+    fn loads_a_board_in_both_encodings() {
+        let (rows, columns) = heart();
+        let lines = board_lines(&rows, &columns);
+        for every_cell in [false, true] {
+            let mut h = Harness::new(1 << 20);
+            h.send(&stream(&rows, &columns, every_cell));
+            h.wait_bits(2);
+            assert_eq!(h.refused, vec![], "every_cell={every_cell}");
+            assert_eq!(h.solved, 1);
+            assert_eq!(h.aborts, 1);
+            assert_eq!((h.uut.rows.val().index(), h.uut.columns.val().index()), (6, 7));
+            assert_eq!(h.options, lines.concat());
+            let counts: Vec<(usize, usize)> = lines.iter().map(Vec::len).enumerate().collect();
+            assert_eq!(h.counts, counts);
+            assert!(!h.uut.loading.val());
+        }
+    }
+
+    #[test]
+    fn refuses_what_breaks_the_protocol() {
+        let m = |code, index, value| Message::new(code, index, value);
+        let header = |r, c| vec![m(code::START_BOARD, r, false), m(code::START_BOARD, c, false)];
+        let cases: Vec<(&str, Vec<Message>, (u8, u8))> = vec![
+            ("zero rows", header(0, 3), (outcome::MALFORMED, detail::BAD_SIZE)),
+            (
+                "too many columns",
+                header(3, 33),
+                (outcome::OVER_CAPACITY, detail::BAD_SIZE),
+            ),
+            (
+                "lone START_BOARD then a line",
+                vec![m(code::START_BOARD, 3, false), m(code::START_LINE, 0, false)],
+                (outcome::MALFORMED, detail::UNEXPECTED),
+            ),
+            (
+                "line out of order",
+                [header(2, 2), vec![m(code::START_LINE, 1, false)]].concat(),
+                (outcome::MALFORMED, detail::WRONG_LINE),
+            ),
+            (
+                "assign outside a line",
+                [header(2, 2), vec![m(code::ASSIGN, 0, true)]].concat(),
+                (outcome::MALFORMED, detail::UNEXPECTED),
+            ),
+            (
+                "cell past the line",
+                [
+                    header(2, 3),
+                    vec![m(code::START_LINE, 0, false), m(code::ASSIGN, 3, true)],
+                ]
+                .concat(),
+                (outcome::MALFORMED, detail::CELL_OUT_OF_LINE),
+            ),
+            (
+                "column cell past the line",
+                [
+                    header(2, 3),
+                    vec![
+                        m(code::START_LINE, 0, false),
+                        m(code::END_LINE, 0, false),
+                        m(code::START_LINE, 1, false),
+                        m(code::END_LINE, 0, false),
+                        m(code::START_LINE, 2, false),
+                        m(code::ASSIGN, 2, true),
+                    ],
+                ]
+                .concat(),
+                (outcome::MALFORMED, detail::CELL_OUT_OF_LINE),
+            ),
+            (
+                "END_BOARD too early",
+                [
+                    header(1, 1),
+                    vec![
+                        m(code::START_LINE, 0, false),
+                        m(code::END_LINE, 0, false),
+                        m(code::END_BOARD, 0, false),
+                    ],
+                ]
+                .concat(),
+                (outcome::MALFORMED, detail::WRONG_LINE),
+            ),
+            (
+                "too many lines",
+                [
+                    header(1, 1),
+                    vec![
+                        m(code::START_LINE, 0, false),
+                        m(code::END_LINE, 0, false),
+                        m(code::START_LINE, 1, false),
+                        m(code::END_LINE, 0, false),
+                        m(code::START_LINE, 2, false),
+                    ],
+                ]
+                .concat(),
+                (outcome::MALFORMED, detail::WRONG_LINE),
+            ),
+            (
+                "END_BOARD inside a line",
+                [
+                    header(1, 1),
+                    vec![m(code::START_LINE, 0, false), m(code::END_BOARD, 0, false)],
+                ]
+                .concat(),
+                (outcome::MALFORMED, detail::UNEXPECTED),
+            ),
+        ];
+        for (name, messages, expected) in cases {
+            let mut h = Harness::new(1 << 20);
+            h.send_messages(&messages);
+            assert_eq!(h.refused, vec![expected], "{name}");
+            assert_eq!(h.solved, 0, "{name}");
+            // And the parser comes back: a good board right after loads.
+            h.wait_bits(100);
+            h.send(&stream(&[vec![1]], &[vec![1]], false));
+            assert_eq!((h.refused.len(), h.solved), (1, 1), "{name}: recovery");
+        }
+    }
+
+    #[test]
+    fn refuses_a_board_over_the_fifo_capacity() {
+        let (rows, columns) = heart();
+        let total: usize = board_lines(&rows, &columns).iter().map(Vec::len).sum();
+        let mut h = Harness::new(total - 1);
+        h.send(&stream(&rows, &columns, false));
+        assert_eq!(h.refused, vec![(outcome::OVER_CAPACITY, detail::FIFO_FULL)]);
+        assert_eq!(h.solved, 0);
+        let mut h = Harness::new(total);
+        h.send(&stream(&rows, &columns, false));
+        assert_eq!((h.refused.len(), h.solved), (0, 1), "exactly full fits");
+    }
+
+    #[test]
+    fn start_board_restarts_at_any_point() {
+        let (rows, columns) = heart();
+        let good = stream(&rows, &columns, false);
+        let mut h = Harness::new(1 << 20);
+        h.send(&good[..good.len() / 2]);
+        h.send(&good);
+        assert_eq!((h.refused.len(), h.solved, h.aborts), (0, 1, 2));
+        let lines = board_lines(&rows, &columns).concat();
+        assert_eq!(
+            h.options[h.options.len() - lines.len()..],
+            lines[..],
+            "the second board's options come last"
+        );
+    }
+
+    #[test]
+    fn idle_line_drops_a_half_message_and_a_lone_start() {
+        let mut h = Harness::new(1 << 20);
+        // A stray byte, silence, then a good board: the stray byte is forgotten.
+        h.send(&[0xe0]);
+        h.wait_bits(IDLE_TIMEOUT_BITS + 5);
+        h.send(&stream(&[vec![1]], &[vec![1]], false));
+        assert_eq!((h.refused.len(), h.solved), (0, 1));
+        // A lone START_BOARD, silence, then a good board.
+        let mut h = Harness::new(1 << 20);
+        h.send_messages(&[Message::new(code::START_BOARD, 5, false)]);
+        h.wait_bits(IDLE_TIMEOUT_BITS + 5);
+        h.send(&stream(&[vec![1]], &[vec![1]], false));
+        assert_eq!((h.refused.len(), h.solved), (0, 1));
+        // Without the silence the stray START_BOARD pairs with the board's first.
+        let mut h = Harness::new(1 << 20);
+        h.send_messages(&[Message::new(code::START_BOARD, 5, false)]);
+        h.send(&stream(&[vec![1]], &[vec![1]], false));
+        assert_eq!(h.solved, 0);
+        // A board cut in the middle of a message is refused once the line is idle.
+        let mut h = Harness::new(1 << 20);
+        let good = stream(&[vec![1]], &[vec![1]], false);
+        h.send(&good[..7]);
+        h.wait_bits(IDLE_TIMEOUT_BITS + 5);
+        assert_eq!(h.refused, vec![(outcome::MALFORMED, detail::TRUNCATED)]);
+    }
+
+    #[test]
+    fn query_is_answered_and_ignored_bytes_do_no_harm() {
+        let mut h = Harness::new(1 << 20);
+        h.send(&Message::new(code::QUERY, 0, false).to_bytes());
+        assert_eq!(h.queries, 1);
+        // Messages with no board are ignored.
+        h.send_messages(&[
+            Message::new(code::ASSIGN, 3, true),
+            Message::new(code::END_BOARD, 0, false),
+        ]);
+        assert_eq!((h.refused.len(), h.solved), (0, 0));
+    }
+
+    #[test]
+    fn verilog_synthesises() {
+        let mut uut = MessageParser::new(10417);
+        uut.connect_all();
+        yosys_check(&uut, "parser");
+    }
+}
