@@ -8,6 +8,7 @@ pub mod options;
 pub mod params;
 pub mod parser;
 pub mod protocol;
+pub mod solver;
 pub mod uart_rx;
 pub mod uart_tx;
 

@@ -9,9 +9,22 @@
 //! visits in a row fixed nothing: then the board is solved if every cell is
 //! known (every line was just checked against the complete picture) and
 //! stalled otherwise.
+//!
+//! It also counts the gateware's clock cycles (see `solver.rs`): K + 7 per
+//! visit of a line with K options (K + 6 for the visit that finds a
+//! contradiction), 32 − m + 1 after the last row and 32 − n + 1 after the
+//! last column (the grid's padding rotations), and at the end the rotations
+//! that bring the grid home plus one.
 
 use crate::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
 use crate::protocol::status::{detail, outcome};
+
+/// Cycles of a line visit besides one per option: fetch the count, set up,
+/// three to drain the pipeline, update, advance.
+const VISIT_CYCLES: u64 = 7;
+
+/// The gateware's grid is MAX_LINE × MAX_LINE cells.
+const GRID: usize = MAX_LINE;
 
 /// The model's verdict on one board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +45,8 @@ pub struct Verdict {
     pub passes: u8,
     /// Options stored.
     pub options: usize,
+    /// Clock cycles the gateware's solver takes, from its start to the verdict.
+    pub cycles: u64,
 }
 
 /// Whether a board of this size and option count fits the build; `Err` holds
@@ -63,6 +78,7 @@ pub fn solve(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Verdict {
         options_read: 0,
         passes: 0,
         options,
+        cycles: 0,
     };
     if let Err((o, d)) = check_capacity(rows, columns, options) {
         verdict.outcome = o;
@@ -96,10 +112,12 @@ pub fn solve(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Verdict {
         }
         verdict.visits += 1;
         verdict.options_read += survivors[line].len() as u64;
+        verdict.cycles += survivors[line].len() as u64 + VISIT_CYCLES;
         survivors[line].retain(|&o| (o ^ assigned) & known_mask == 0);
         if survivors[line].is_empty() {
             verdict.outcome = outcome::CONTRADICTION;
             verdict.detail = line as u8;
+            verdict.cycles -= 1; // no Advance state
             break;
         }
         let all = survivors[line].iter().fold(u64::MAX, |a, &o| a & o);
@@ -125,8 +143,16 @@ pub fn solve(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Verdict {
             verdict.outcome = if solved { outcome::SOLVED } else { outcome::STALLED };
             break;
         }
+        if line + 1 == rows {
+            verdict.cycles += (GRID - rows + 1) as u64;
+        } else if line + 1 == total {
+            verdict.cycles += (GRID - columns + 1) as u64;
+        }
         line = (line + 1) % total;
     }
+    // Rotations that bring the grid home, and the cycle that reports.
+    let in_phase = if line < rows { line + 1 } else { line + 1 - rows };
+    verdict.cycles += (GRID - in_phase) as u64 % GRID as u64 + 1;
     verdict.cells = known.iter().zip(&value).map(|(&k, &v)| k.then_some(v)).collect();
     verdict
 }
