@@ -33,7 +33,8 @@ pub const STRETCH_TICKS: u8 = 10;
 pub const HEARTBEAT_TICKS: u8 = 100;
 
 /// Bit of the heartbeat tick counter that drives the fast blink (toggles
-/// every 16 ticks: about 3 Hz on the board).
+/// every 16 ticks: about 3 Hz on the board). Written as a literal in
+/// `update`, since RustHDL emits a Rust constant's name into the Verilog.
 pub const FAST_BLINK_BIT: usize = 4;
 
 /// Clock cycles of the power-on reset after configuration.
@@ -144,8 +145,7 @@ impl Logic for BoardGlue {
         if self.por.q.val() != self.por_done.val() {
             self.por.d.next = self.por.q.val() + 1;
         }
-        self.reset_q.d.next =
-            (!self.button.sig_out.val()) | (self.por.q.val() != self.por_done.val());
+        self.reset_q.d.next = (!self.button.sig_out.val()) | (self.por.q.val() != self.por_done.val());
         self.reset.next = self.reset_q.q.val();
 
         // The LED tick and the heartbeat.
@@ -186,8 +186,7 @@ impl Logic for BoardGlue {
                 (self.outcome_valid.val() & (self.outcome.val() == self.solved.val())).into(),
             ) << 4)
             | (bit_cast::<8, 1>(
-                (self.outcome_valid.val() & (self.outcome.val() == self.contradiction.val()))
-                    .into(),
+                (self.outcome_valid.val() & (self.outcome.val() == self.contradiction.val())).into(),
             ) << 5)
             | (bit_cast::<8, 1>(
                 (self.outcome_valid.val() & (self.outcome.val() == self.stalled.val())).into(),
@@ -197,7 +196,7 @@ impl Logic for BoardGlue {
                     & ((self.outcome.val() == self.over_capacity.val())
                         | (((self.outcome.val() == self.malformed.val())
                             | (self.outcome.val() > self.info.val()))
-                            & self.beat.q.val().get_bit(FAST_BLINK_BIT))))
+                            & self.beat.q.val().get_bit(4))))
                 .into(),
             ) << 7);
         if self.reset_q.q.val() {

@@ -3,5 +3,7 @@
 //! pin constraints and their check, and the checked synthesis and flashing
 //! flow behind `cargo run --release -p nonogram-bsp -- build | flash`.
 
+pub mod flow;
 pub mod glue;
 pub mod pcf;
+pub mod pins;
