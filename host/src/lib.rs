@@ -1,1 +1,20 @@
-//! nonohost library.
+//! `nonohost`: the host side of the FPGA nonogram solver.
+//!
+//! * [`puzzle`]: puzzle files (`.non`, board.txt, pictures) and clues;
+//! * [`wire`]: DNF option counts, the board's capacity, the protocol v1 byte stream;
+//! * [`link`]: the serial link (any `serialport::SerialPort`);
+//! * [`fake`]: a model board that serves a serial port (for tests);
+//! * [`solver`]: the software solver (line logic and search);
+//! * [`report`]: what `send` and `solve` found, as text or JSON, and exit codes;
+//! * [`cli`]: the command line.
+
+pub mod cli;
+pub mod fake;
+pub mod link;
+pub mod puzzle;
+pub mod report;
+pub mod solver;
+pub mod wire;
+
+pub use puzzle::Puzzle;
+pub use report::{exit, send_board, solve_in_software, Report, SendOptions, Status};

@@ -1,0 +1,430 @@
+//! The command line: `send`, `solve`, `info`, `encode`, `ports`.
+
+use crate::link::{self, LinkConfig, DEFAULT_BAUD};
+use crate::puzzle::{Format, Puzzle};
+use crate::report::{self, exit, Report, SendOptions, Status};
+use crate::wire;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serialport::SerialPort;
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  solved, with a unique solution (info: the puzzle fits the board)
+  1  error: bad input file, I/O, serial port, timeout, garbled reply, malformed stream
+  2  no solution (a contradiction, or no solution found)
+  3  several solutions, or the board stalled and the puzzle was not completed
+  4  over the board's capacity: refused before sending (or by the board)
+
+Puzzle files: .non (Steve Simpson's format), board.txt (rows:/columns: sections),
+or a picture of # (filled) and . (empty); the format is detected.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "nonohost",
+    version,
+    about = "Send nonograms to the FPGA solver on an Alchitry Cu, or solve them in software",
+    after_help = EXIT_CODES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Send a puzzle to the board and show its answer.
+    #[command(after_help = EXIT_CODES)]
+    Send(SendArgs),
+    /// Solve a puzzle in software (line logic, then search).
+    #[command(after_help = EXIT_CODES)]
+    Solve(SolveArgs),
+    /// Size, options per line, bytes and time on the wire, and whether it fits the board.
+    #[command(after_help = EXIT_CODES)]
+    Info(InfoArgs),
+    /// Write the exact byte stream `send` would send.
+    #[command(after_help = EXIT_CODES)]
+    Encode(EncodeArgs),
+    /// List serial ports, marking the Alchitry Cu's UART.
+    Ports(PortsArgs),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Non,
+    Board,
+    Picture,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Non => Format::Non,
+            FormatArg::Board => Format::Board,
+            FormatArg::Picture => Format::Picture,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct PuzzleArgs {
+    /// The puzzle file (.non, board.txt, or a picture).
+    pub file: PathBuf,
+    /// Read the file in this format instead of detecting it.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+}
+
+#[derive(Args, Debug)]
+pub struct SendArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Serial port of the board (default: find the Alchitry Cu, USB 0403:6010 interface B).
+    #[arg(long, value_name = "PATH")]
+    pub port: Option<String>,
+    /// Line rate (8N1).
+    #[arg(long, default_value_t = DEFAULT_BAUD)]
+    pub baud: u32,
+    /// Use the simulated board instead of a real one.
+    #[arg(long, conflicts_with = "port")]
+    pub sim: bool,
+    /// Send every cell of every option (zeros too), as the original host did.
+    #[arg(long)]
+    pub every_cell: bool,
+    /// Seconds to wait for the reply after the last byte (default: scales with the puzzle and baud).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// If the board stalls, do not finish the puzzle in software.
+    #[arg(long)]
+    pub no_finish: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print one JSON object instead of the picture.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Print one JSON object instead of the picture.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Line rate for the send time.
+    #[arg(long, default_value_t = DEFAULT_BAUD)]
+    pub baud: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct EncodeArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Where to write the bytes ("-" for stdout).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+    /// Send every cell of every option (zeros too).
+    #[arg(long)]
+    pub every_cell: bool,
+    /// Encode even if the puzzle is over the board's capacity.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PortsArgs {
+    /// Print a JSON array.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A port to the board and whatever must live as long as it (a simulator).
+pub struct Link {
+    pub port: Box<dyn SerialPort>,
+    pub keep_alive: Option<Box<dyn std::any::Any>>,
+}
+
+/// Opens the link `send` talks over: `--sim`, `--port PATH`, or the Alchitry Cu found by USB id.
+pub fn open_link(args: &SendArgs) -> anyhow::Result<Link> {
+    if args.sim {
+        anyhow::bail!("simulated board not built yet");
+    }
+    let path = match &args.port {
+        Some(p) => p.clone(),
+        None => link::find_board_port()?,
+    };
+    Ok(Link {
+        port: link::open_port(&path, args.baud)?,
+        keep_alive: None,
+    })
+}
+
+fn load(args: &PuzzleArgs) -> Result<Puzzle, crate::puzzle::ParseError> {
+    match args.format {
+        None => Puzzle::load(&args.file),
+        Some(f) => {
+            let name = args.file.display().to_string();
+            let text = std::fs::read_to_string(&args.file).map_err(|e| crate::puzzle::ParseError {
+                file: name.clone(),
+                line: 0,
+                message: format!("cannot read the file: {e}"),
+            })?;
+            Puzzle::parse(&name, &text, Some(f.into()))
+        }
+    }
+}
+
+fn print_report(report: &Report, json: bool) -> i32 {
+    if json {
+        println!("{}", report.to_json());
+    } else if report.status == Status::Error && report.puzzle.is_none() {
+        eprintln!("error: {}", report.error.as_deref().unwrap_or("unknown"));
+    } else {
+        print!("{}", report.to_text());
+    }
+    report.exit_code()
+}
+
+/// Runs the command line `args` (with the program name first) and returns the exit code.
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => exit::ERROR,
+            };
+        }
+    };
+    match cli.command {
+        Command::Send(a) => send(&a),
+        Command::Solve(a) => {
+            let file = a.puzzle.file.display().to_string();
+            let report = match load(&a.puzzle) {
+                Ok(p) => report::solve_in_software(&p),
+                Err(e) => Report::error(&file, e),
+            };
+            print_report(&report, a.json)
+        }
+        Command::Info(a) => info(&a),
+        Command::Encode(a) => encode(&a),
+        Command::Ports(a) => ports(&a),
+    }
+}
+
+fn send(a: &SendArgs) -> i32 {
+    let file = a.puzzle.file.display().to_string();
+    let puzzle = match load(&a.puzzle) {
+        Ok(p) => p,
+        Err(e) => return print_report(&Report::error(&file, e), a.json),
+    };
+    // Refuse before touching the port.
+    if let Err(over) = wire::check_capacity(&puzzle) {
+        let mut r = Report::new(&puzzle, Status::OverCapacity);
+        r.message = Some(over.message);
+        return print_report(&r, a.json);
+    }
+    let link = match open_link(a) {
+        Ok(l) => l,
+        Err(e) => {
+            let mut r = Report::new(&puzzle, Status::Error);
+            r.error = Some(e.to_string());
+            return print_report(&r, a.json);
+        }
+    };
+    let mut config = LinkConfig::new(a.baud);
+    config.progress = !a.quiet && !a.json && std::io::stderr().is_terminal();
+    config.reply_timeout = a.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
+    let options = SendOptions {
+        every_cell: a.every_cell,
+        no_finish: a.no_finish,
+        link: config,
+    };
+    let report = report::send_board(&puzzle, link.port, &options);
+    drop(link.keep_alive);
+    print_report(&report, a.json)
+}
+
+#[derive(serde::Serialize)]
+struct InfoJson {
+    file: String,
+    format: String,
+    title: Option<String>,
+    width: usize,
+    height: usize,
+    row_options: Vec<u64>,
+    column_options: Vec<u64>,
+    options: u64,
+    board_entries: usize,
+    bytes: u64,
+    bytes_every_cell: u64,
+    baud: u32,
+    seconds: f64,
+    seconds_every_cell: f64,
+    fits: bool,
+    capacity_error: Option<String>,
+}
+
+fn info(a: &InfoArgs) -> i32 {
+    let file = a.puzzle.file.display().to_string();
+    let puzzle = match load(&a.puzzle) {
+        Ok(p) => p,
+        Err(e) => return print_report(&Report::error(&file, e), a.json),
+    };
+    let format = match a.puzzle.format {
+        Some(f) => Format::from(f),
+        None => crate::puzzle::detect(
+            &file,
+            &std::fs::read_to_string(&a.puzzle.file).unwrap_or_default(),
+        ),
+    };
+    let counts = wire::option_counts(&puzzle);
+    let (row_options, column_options) = counts.split_at(puzzle.height());
+    let fits = wire::check_capacity(&puzzle);
+    let bytes = wire::wire_bytes(&puzzle, false);
+    let bytes_every = wire::wire_bytes(&puzzle, true);
+    let j = InfoJson {
+        file,
+        format: format.name().into(),
+        title: puzzle.title.clone(),
+        width: puzzle.width(),
+        height: puzzle.height(),
+        row_options: row_options.to_vec(),
+        column_options: column_options.to_vec(),
+        options: wire::total_options(&puzzle),
+        board_entries: nonogram_hdl::params::FIFO_ENTRIES,
+        bytes,
+        bytes_every_cell: bytes_every,
+        baud: a.baud,
+        seconds: wire::wire_seconds(bytes, a.baud),
+        seconds_every_cell: wire::wire_seconds(bytes_every, a.baud),
+        fits: fits.is_ok(),
+        capacity_error: fits.as_ref().err().map(|e| e.message.clone()),
+    };
+    if a.json {
+        println!("{}", serde_json::to_string(&j).unwrap_or_default());
+    } else {
+        let list = |v: &[u64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ");
+        let title = j
+            .title
+            .as_deref()
+            .map(|t| format!(" \"{t}\""))
+            .unwrap_or_default();
+        println!(
+            "{}{title}: {} columns x {} rows ({})",
+            j.file, j.width, j.height, j.format
+        );
+        println!("options per row:    {}", list(&j.row_options));
+        println!("options per column: {}", list(&j.column_options));
+        println!(
+            "options in all:     {} (the board holds {})",
+            j.options, j.board_entries
+        );
+        println!(
+            "bytes on the wire:  {} (filled cells only), {} (--every-cell)",
+            j.bytes, j.bytes_every_cell
+        );
+        println!(
+            "send time:          {} (filled cells only), {} (--every-cell) at {} baud",
+            report::human_seconds(j.seconds),
+            report::human_seconds(j.seconds_every_cell),
+            j.baud
+        );
+        match &j.capacity_error {
+            None => println!("fits the board:     yes"),
+            Some(e) => println!("fits the board:     no: {e}"),
+        }
+    }
+    if j.fits {
+        exit::SOLVED
+    } else {
+        exit::OVER_CAPACITY
+    }
+}
+
+fn encode(a: &EncodeArgs) -> i32 {
+    let file = a.puzzle.file.display().to_string();
+    let puzzle = match load(&a.puzzle) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::ERROR;
+        }
+    };
+    if let Err(over) = wire::check_capacity(&puzzle) {
+        if !a.force {
+            eprintln!("refused: {over} (use --force to encode anyway)");
+            return exit::OVER_CAPACITY;
+        }
+    }
+    let bytes = wire::encode(&puzzle, a.every_cell);
+    let result = if a.output.as_os_str() == "-" {
+        use std::io::Write;
+        std::io::stdout().write_all(&bytes)
+    } else {
+        std::fs::write(&a.output, &bytes)
+    };
+    match result {
+        Ok(()) => {
+            eprintln!("{file}: wrote {} bytes to {}", bytes.len(), a.output.display());
+            exit::SOLVED
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", a.output.display());
+            exit::ERROR
+        }
+    }
+}
+
+fn ports(a: &PortsArgs) -> i32 {
+    let entries = match link::list_ports() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return exit::ERROR;
+        }
+    };
+    if a.json {
+        let v: Vec<serde_json::Value> = entries
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "port": e.name,
+                    "description": e.description,
+                    "vid": e.usb.map(|u| u.0),
+                    "pid": e.usb.map(|u| u.1),
+                    "interface": e.usb.and_then(|u| u.2),
+                    "alchitry_cu_uart": e.cu_uart,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::Value::Array(v));
+    } else if entries.is_empty() {
+        println!("no serial ports found");
+    } else {
+        let width = entries.iter().map(|e| e.name.len()).max().unwrap_or(0);
+        for e in &entries {
+            let mark = if e.cu_uart { "  <- Alchitry Cu UART" } else { "" };
+            println!("{:width$}  {}{mark}", e.name, e.description);
+        }
+    }
+    exit::SOLVED
+}

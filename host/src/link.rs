@@ -1,0 +1,582 @@
+//! The serial link to the board: finding and opening the port, sending a
+//! board's byte stream with a progress bar, waiting for the reply and
+//! decoding it. Everything past opening works on any
+//! [`serialport::SerialPort`], so the same code drives the real board, the
+//! simulated board and the [`crate::fake::ModelBoard`] on a pseudo-terminal.
+
+use crate::puzzle::Puzzle;
+use indicatif::{ProgressBar, ProgressStyle};
+use nonogram_hdl::protocol::{decode_reply, query_bytes, Reply, ReplyError};
+use serialport::{ClearBuffer, SerialPort, SerialPortInfo, SerialPortType};
+use std::io;
+use std::time::{Duration, Instant};
+
+/// The Alchitry Cu's FTDI FT2232H.
+pub const CU_VID: u16 = 0x0403;
+pub const CU_PID: u16 = 0x6010;
+/// Its UART is the FT2232H's interface B (interface A programs the FPGA).
+pub const CU_UART_INTERFACE: u8 = 1;
+
+/// The board's default line rate.
+pub const DEFAULT_BAUD: u32 = 9600;
+
+/// How a board is sent.
+#[derive(Clone, Debug)]
+pub struct LinkConfig {
+    /// Line rate, for the timeouts and the chunk size (the port is set up by whoever opened it).
+    pub baud: u32,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+    /// How long to wait for the reply after the last byte; `None`: [`reply_timeout`].
+    pub reply_timeout: Option<Duration>,
+    /// Idle time before sending, so the board forgets any half message
+    /// (it does after 80 bit times).
+    pub idle_before: Duration,
+}
+
+impl LinkConfig {
+    pub fn new(baud: u32) -> LinkConfig {
+        LinkConfig {
+            baud,
+            progress: false,
+            reply_timeout: None,
+            idle_before: idle_before(baud),
+        }
+    }
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        LinkConfig::new(DEFAULT_BAUD)
+    }
+}
+
+/// At least 20 ms, and at least twice the board's 80-bit idle timeout.
+pub fn idle_before(baud: u32) -> Duration {
+    let bits = 2 * nonogram_hdl::protocol::IDLE_TIMEOUT_BITS as u64;
+    Duration::from_millis(20).max(Duration::from_micros(bits * 1_000_000 / baud.max(1) as u64))
+}
+
+/// What came back.
+#[derive(Clone, Debug)]
+pub struct Exchange {
+    pub reply: Reply,
+    /// The reply's bytes as received.
+    pub reply_bytes: Vec<u8>,
+    pub bytes_sent: usize,
+    /// From the first byte written to the last byte drained.
+    pub send_seconds: f64,
+    /// From the first byte written to the reply decoded.
+    pub link_seconds: f64,
+    /// The board answered before the whole stream was sent (a refusal).
+    pub early: bool,
+}
+
+/// Why the link failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    #[error("serial port {port} does not exist ({reason})")]
+    PortMissing { port: String, reason: String },
+    #[error("serial port {port} is busy: another program has it open ({reason})")]
+    PortBusy { port: String, reason: String },
+    #[error("cannot open serial port {port}: {reason}")]
+    Open { port: String, reason: String },
+    #[error("{0}")]
+    NoBoard(String),
+    #[error(
+        "the board did not answer within {:.1} s after the last byte was sent ({} of {} bytes sent); {}",
+        waited.as_secs_f64(), sent, total, describe_received(received)
+    )]
+    Timeout {
+        waited: Duration,
+        sent: usize,
+        total: usize,
+        received: Vec<u8>,
+    },
+    #[error("the board's reply is garbled: {error}; bytes received: {}", hex(bytes))]
+    Garbage { error: ReplyError, bytes: Vec<u8> },
+    #[error("the port stopped taking bytes after {sent} of {total} were sent")]
+    Stuck { sent: usize, total: usize },
+    #[error("serial I/O error: {0}")]
+    Io(#[from] io::Error),
+}
+
+fn describe_received(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        "no byte arrived".into()
+    } else {
+        format!("{} bytes arrived, not a whole reply: {}", bytes.len(), hex(bytes))
+    }
+}
+
+/// Bytes as hex, the first 64 of them.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s: Vec<String> = bytes.iter().take(64).map(|b| format!("{b:02x}")).collect();
+    if bytes.len() > 64 {
+        s.push(format!("… ({} more)", bytes.len() - 64));
+    }
+    s.join(" ")
+}
+
+/// How long to wait for a reply after the last byte is sent: 2 s, plus three
+/// times the reply's wire time, plus a bound on the solve (every pass fixes
+/// a cell or ends it; a pass reads every option and takes a few cycles per
+/// line) at 100 MHz.
+pub fn reply_timeout(rows: usize, columns: usize, options: u64, baud: u32) -> Duration {
+    let cells = (rows * columns) as u64;
+    let reply_bytes = 2 * (2 + cells + 12 + 1);
+    let wire = reply_bytes as f64 * 10.0 / baud.max(1) as f64;
+    let lines = (rows + columns) as u64;
+    let cycles = (cells + 1) as f64 * (options + 8 * lines + 64) as f64;
+    let solve = cycles / nonogram_hdl::params::BOARD_CLOCK_HZ as f64;
+    Duration::from_secs_f64(2.0 + 3.0 * wire + solve)
+}
+
+/// Opens a serial port at `baud`, 8N1, with clear errors for a missing or busy port.
+pub fn open_port(path: &str, baud: u32) -> Result<Box<dyn SerialPort>, LinkError> {
+    serialport::new(path, baud)
+        .data_bits(serialport::DataBits::Eight)
+        .parity(serialport::Parity::None)
+        .stop_bits(serialport::StopBits::One)
+        .flow_control(serialport::FlowControl::None)
+        .timeout(Duration::from_millis(100))
+        .open()
+        .map_err(|e| open_error(path, e))
+}
+
+fn open_error(path: &str, e: serialport::Error) -> LinkError {
+    let port = path.to_string();
+    let reason = e.description.clone();
+    match e.kind {
+        serialport::ErrorKind::NoDevice => LinkError::PortBusy { port, reason },
+        serialport::ErrorKind::Io(io::ErrorKind::NotFound) => LinkError::PortMissing { port, reason },
+        serialport::ErrorKind::Io(io::ErrorKind::PermissionDenied) => LinkError::Open {
+            port,
+            reason: format!("{reason} (on Linux, join the 'dialout' group)"),
+        },
+        _ if !std::path::Path::new(path).exists() && cfg!(unix) => LinkError::PortMissing { port, reason },
+        _ => LinkError::Open { port, reason },
+    }
+}
+
+/// One serial port as `nonohost ports` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortEntry {
+    pub name: String,
+    pub description: String,
+    /// USB (vid, pid, interface).
+    pub usb: Option<(u16, u16, Option<u8>)>,
+    /// This is the Alchitry Cu's UART.
+    pub cu_uart: bool,
+}
+
+/// Serial ports on this machine.
+pub fn list_ports() -> Result<Vec<PortEntry>, LinkError> {
+    if cfg!(target_os = "linux") && !std::path::Path::new("/sys/class/tty").exists() {
+        return Ok(Vec::new());
+    }
+    let ports = serialport::available_ports()
+        .map_err(|e| LinkError::NoBoard(format!("cannot list serial ports: {e}")))?;
+    Ok(describe_ports(&ports))
+}
+
+/// Describes ports and marks the Alchitry Cu's UART (see [`pick_board_port`]).
+pub fn describe_ports(ports: &[SerialPortInfo]) -> Vec<PortEntry> {
+    let chosen = pick_board_port(ports).ok();
+    let mut entries: Vec<PortEntry> = ports
+        .iter()
+        .map(|p| {
+            let (description, usb) = match &p.port_type {
+                SerialPortType::UsbPort(u) => {
+                    let interface = usb_interface(u);
+                    let mut d = format!("USB {:04x}:{:04x}", u.vid, u.pid);
+                    if let Some(i) = interface {
+                        d.push_str(&format!(" interface {i}"));
+                    }
+                    for s in [&u.manufacturer, &u.product, &u.serial_number]
+                        .into_iter()
+                        .flatten()
+                    {
+                        d.push_str(&format!(" {s}"));
+                    }
+                    (d, Some((u.vid, u.pid, interface)))
+                }
+                SerialPortType::PciPort => ("PCI".into(), None),
+                SerialPortType::BluetoothPort => ("Bluetooth".into(), None),
+                SerialPortType::Unknown => ("unknown".into(), None),
+            };
+            PortEntry {
+                cu_uart: chosen.as_deref() == Some(p.port_name.as_str()),
+                name: p.port_name.clone(),
+                description,
+                usb,
+            }
+        })
+        .collect();
+    entries.sort_by_key(|e| port_sort_key(&e.name));
+    entries
+}
+
+fn usb_interface(u: &serialport::UsbPortInfo) -> Option<u8> {
+    u.interface
+}
+
+/// Sorts /dev/ttyUSB2 before /dev/ttyUSB10.
+fn port_sort_key(name: &str) -> (String, u64) {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (stem, number) = name.split_at(name.len() - digits);
+    (stem.to_string(), number.parse().unwrap_or(0))
+}
+
+/// The Alchitry Cu's UART among `ports`: the FT2232H (0403:6010) interface
+/// B, or, where the interface is not known, the second of its two ports.
+/// `Err` says what was found.
+pub fn pick_board_port(ports: &[SerialPortInfo]) -> Result<String, String> {
+    let mut cu: Vec<(&str, Option<u8>)> = ports
+        .iter()
+        .filter_map(|p| match &p.port_type {
+            SerialPortType::UsbPort(u) if u.vid == CU_VID && u.pid == CU_PID => {
+                Some((p.port_name.as_str(), usb_interface(u)))
+            }
+            _ => None,
+        })
+        .collect();
+    cu.sort_by_key(|(n, _)| port_sort_key(n));
+    let seen = || {
+        if ports.is_empty() {
+            "no serial port at all".to_string()
+        } else {
+            let names: Vec<&str> = ports.iter().map(|p| p.port_name.as_str()).collect();
+            format!("ports seen: {}", names.join(", "))
+        }
+    };
+    if cu.is_empty() {
+        return Err(format!(
+            "no Alchitry Cu found (USB {CU_VID:04x}:{CU_PID:04x}); {}; is it plugged in? Name the port with --port",
+            seen()
+        ));
+    }
+    let uarts: Vec<&str> = cu
+        .iter()
+        .filter(|(_, i)| *i == Some(CU_UART_INTERFACE))
+        .map(|(n, _)| *n)
+        .collect();
+    match uarts.len() {
+        1 => return Ok(uarts[0].to_string()),
+        0 => {}
+        _ => {
+            return Err(format!(
+                "several Alchitry Cu UARTs: {}; pick one with --port",
+                uarts.join(", ")
+            ))
+        }
+    }
+    if cu.iter().all(|(_, i)| i.is_none()) && cu.len() == 2 {
+        return Ok(cu[1].0.to_string());
+    }
+    let names: Vec<String> = cu
+        .iter()
+        .map(|(n, i)| match i {
+            Some(i) => format!("{n} (interface {i})"),
+            None => n.to_string(),
+        })
+        .collect();
+    Err(format!(
+        "cannot tell which FT2232H port is the Alchitry Cu's UART among {}; pick one with --port",
+        names.join(", ")
+    ))
+}
+
+/// Finds the Alchitry Cu's UART on this machine.
+pub fn find_board_port() -> Result<String, LinkError> {
+    if cfg!(target_os = "linux") && !std::path::Path::new("/sys/class/tty").exists() {
+        return Err(LinkError::NoBoard(
+            "no serial ports can be listed here (/sys/class/tty is missing); name the port with --port"
+                .into(),
+        ));
+    }
+    let ports = serialport::available_ports()
+        .map_err(|e| LinkError::NoBoard(format!("cannot list serial ports: {e}")))?;
+    pick_board_port(&ports).map_err(LinkError::NoBoard)
+}
+
+/// Encodes `puzzle` (streaming its options) and sends it: see [`exchange`].
+pub fn send_puzzle(
+    port: &mut dyn SerialPort,
+    puzzle: &Puzzle,
+    every_cell: bool,
+    config: &LinkConfig,
+) -> Result<Exchange, LinkError> {
+    let bytes = crate::wire::encode(puzzle, every_cell);
+    let timeout = config.reply_timeout.unwrap_or_else(|| {
+        reply_timeout(
+            puzzle.height(),
+            puzzle.width(),
+            crate::wire::total_options(puzzle),
+            config.baud,
+        )
+    });
+    exchange(port, &bytes, timeout, config)
+}
+
+/// Asks the board for its build parameters (an INFO reply).
+pub fn query(port: &mut dyn SerialPort, config: &LinkConfig) -> Result<Reply, LinkError> {
+    let timeout = config
+        .reply_timeout
+        .unwrap_or_else(|| reply_timeout(0, 0, 0, config.baud));
+    let quiet = LinkConfig {
+        progress: false,
+        ..config.clone()
+    };
+    Ok(exchange(port, &query_bytes(), timeout, &quiet)?.reply)
+}
+
+/// Sends `bytes` (whole messages) and returns the board's decoded reply.
+///
+/// Clears the input buffer, leaves the line idle for `config.idle_before`,
+/// writes in even-sized chunks of about 50 ms of wire time (draining each,
+/// so the progress bar tells the truth and no message is split across a
+/// pause), stops early if the board answers mid-stream, then waits up to
+/// `reply_timeout` after the last byte for a complete reply.
+pub fn exchange(
+    port: &mut dyn SerialPort,
+    bytes: &[u8],
+    reply_timeout: Duration,
+    config: &LinkConfig,
+) -> Result<Exchange, LinkError> {
+    let baud = config.baud.max(1);
+    port.clear(ClearBuffer::Input).map_err(io::Error::from)?;
+    std::thread::sleep(config.idle_before);
+    port.clear(ClearBuffer::Input).map_err(io::Error::from)?;
+
+    let chunk = (((baud / 10 / 20) as usize).clamp(4, 4096)) & !1;
+    let wire = crate::wire::wire_seconds(bytes.len() as u64, baud);
+    let send_deadline = Instant::now() + Duration::from_secs_f64(2.0 + 3.0 * wire);
+    let bar = if config.progress {
+        let bar = ProgressBar::new(bytes.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "sending {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let start = Instant::now();
+    let mut received = Vec::new();
+    let mut sent = 0;
+    let mut early = None;
+    for piece in bytes.chunks(chunk) {
+        write_all(port, piece, send_deadline).map_err(|e| match e {
+            LinkError::Stuck { .. } => LinkError::Stuck {
+                sent,
+                total: bytes.len(),
+            },
+            e => e,
+        })?;
+        port.flush()?;
+        sent += piece.len();
+        bar.set_position(sent as u64);
+        // A board that refuses a stream answers at once.
+        if port.bytes_to_read().map_err(io::Error::from)? > 0 {
+            read_available(port, &mut received)?;
+            match decode_reply(&received) {
+                Ok((reply, used)) => {
+                    early = Some((reply, used));
+                    break;
+                }
+                Err(ReplyError::Incomplete) => {}
+                Err(error) => {
+                    return Err(LinkError::Garbage {
+                        error,
+                        bytes: received,
+                    })
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    let send_seconds = start.elapsed().as_secs_f64();
+    let (reply, used) = match early {
+        Some(r) => r,
+        None => wait_reply(port, &mut received, reply_timeout, sent, bytes.len())?,
+    };
+    received.truncate(used);
+    Ok(Exchange {
+        reply,
+        reply_bytes: received,
+        bytes_sent: sent,
+        send_seconds,
+        link_seconds: start.elapsed().as_secs_f64(),
+        early: sent < bytes.len(),
+    })
+}
+
+fn write_all(port: &mut dyn SerialPort, mut data: &[u8], deadline: Instant) -> Result<(), LinkError> {
+    while !data.is_empty() {
+        match port.write(data) {
+            Ok(0) => return Err(LinkError::Stuck { sent: 0, total: 0 }),
+            Ok(n) => data = &data[n..],
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) =>
+            {
+                if Instant::now() > deadline {
+                    return Err(LinkError::Stuck { sent: 0, total: 0 });
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+fn read_available(port: &mut dyn SerialPort, into: &mut Vec<u8>) -> Result<(), LinkError> {
+    let n = port.bytes_to_read().map_err(io::Error::from)? as usize;
+    if n == 0 {
+        return Ok(());
+    }
+    let start = into.len();
+    into.resize(start + n, 0);
+    match port.read(&mut into[start..]) {
+        Ok(got) => {
+            into.truncate(start + got);
+            Ok(())
+        }
+        Err(e) => {
+            into.truncate(start);
+            if matches!(
+                e.kind(),
+                io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+            ) {
+                Ok(())
+            } else {
+                Err(e.into())
+            }
+        }
+    }
+}
+
+fn wait_reply(
+    port: &mut dyn SerialPort,
+    received: &mut Vec<u8>,
+    timeout: Duration,
+    sent: usize,
+    total: usize,
+) -> Result<(Reply, usize), LinkError> {
+    let deadline = Instant::now() + timeout;
+    let mut buf = [0u8; 1024];
+    loop {
+        match decode_reply(received) {
+            Ok(r) => return Ok(r),
+            Err(ReplyError::Incomplete) => {}
+            Err(error) => {
+                return Err(LinkError::Garbage {
+                    error,
+                    bytes: std::mem::take(received),
+                })
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(LinkError::Timeout {
+                waited: timeout,
+                sent,
+                total,
+                received: std::mem::take(received),
+            });
+        }
+        let wait = (deadline - now).min(Duration::from_millis(100));
+        port.set_timeout(wait.max(Duration::from_millis(1)))
+            .map_err(io::Error::from)?;
+        match port.read(&mut buf) {
+            Ok(0) => std::thread::sleep(Duration::from_millis(5)),
+            Ok(n) => received.extend_from_slice(&buf[..n]),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serialport::UsbPortInfo;
+
+    fn usb(name: &str, vid: u16, pid: u16, interface: Option<u8>) -> SerialPortInfo {
+        SerialPortInfo {
+            port_name: name.into(),
+            port_type: SerialPortType::UsbPort(UsbPortInfo {
+                vid,
+                pid,
+                serial_number: None,
+                manufacturer: None,
+                product: None,
+                interface,
+            }),
+        }
+    }
+
+    #[test]
+    fn picks_interface_b_of_the_cu() {
+        let ports = vec![
+            usb("/dev/ttyUSB0", CU_VID, CU_PID, Some(0)),
+            usb("/dev/ttyUSB1", CU_VID, CU_PID, Some(1)),
+            usb("/dev/ttyUSB2", 0x1a86, 0x7523, Some(0)),
+        ];
+        assert_eq!(pick_board_port(&ports).unwrap(), "/dev/ttyUSB1");
+        let entries = describe_ports(&ports);
+        assert_eq!(entries.iter().filter(|e| e.cu_uart).count(), 1);
+        assert!(entries[1].cu_uart);
+    }
+
+    #[test]
+    fn without_interfaces_takes_the_second_port() {
+        let ports = vec![
+            usb("/dev/ttyUSB10", CU_VID, CU_PID, None),
+            usb("/dev/ttyUSB9", CU_VID, CU_PID, None),
+        ];
+        assert_eq!(pick_board_port(&ports).unwrap(), "/dev/ttyUSB10");
+    }
+
+    #[test]
+    fn says_what_it_found_when_unsure() {
+        let none = pick_board_port(&[usb("/dev/ttyACM0", 0x2341, 0x0043, Some(0))]).unwrap_err();
+        assert!(
+            none.contains("no Alchitry Cu") && none.contains("/dev/ttyACM0"),
+            "{none}"
+        );
+        let two = pick_board_port(&[
+            usb("/dev/ttyUSB0", CU_VID, CU_PID, Some(1)),
+            usb("/dev/ttyUSB2", CU_VID, CU_PID, Some(1)),
+        ])
+        .unwrap_err();
+        assert!(two.contains("several") && two.contains("/dev/ttyUSB2"), "{two}");
+        let three = pick_board_port(&[
+            usb("/dev/ttyUSB0", CU_VID, CU_PID, None),
+            usb("/dev/ttyUSB1", CU_VID, CU_PID, None),
+            usb("/dev/ttyUSB2", CU_VID, CU_PID, None),
+        ])
+        .unwrap_err();
+        assert!(three.contains("cannot tell"), "{three}");
+    }
+
+    #[test]
+    fn timeouts_scale_with_size_and_baud() {
+        let small = reply_timeout(4, 4, 20, 9600);
+        let big = reply_timeout(30, 30, 2000, 9600);
+        let slow = reply_timeout(30, 30, 2000, 1200);
+        assert!(small >= Duration::from_secs(2) && small < big && big < slow);
+        assert!(idle_before(9600) >= Duration::from_millis(20));
+        assert!(idle_before(300) > Duration::from_millis(500));
+    }
+}

@@ -1,0 +1,535 @@
+//! What `send` and `solve` found, as a [`Report`]: shown as a picture with
+//! its clues, or as one JSON object; and the exit code scripts see.
+//!
+//! [`send_board`] runs a whole `send` on any serial port (the real board,
+//! the simulated board, or [`crate::fake::ModelBoard`] on a pty);
+//! [`solve_in_software`] is `solve`.
+
+use crate::link::{self, LinkConfig, LinkError};
+use crate::puzzle::{clue_text, Puzzle};
+use crate::solver::{LineOutcome, Solver};
+use crate::wire;
+use nonogram_hdl::params::BOARD_CLOCK_HZ;
+use nonogram_hdl::protocol::status::{detail, outcome};
+use serde::Serialize;
+use serialport::SerialPort;
+
+/// Exit codes, for scripts.
+pub mod exit {
+    /// Solved, with a unique solution.
+    pub const SOLVED: i32 = 0;
+    /// Bad input, I/O, port, timeout, garbled reply, malformed stream.
+    pub const ERROR: i32 = 1;
+    /// No solution (contradiction, or zero solutions).
+    pub const NO_SOLUTION: i32 = 2;
+    /// Several solutions, or stalled and not completed.
+    pub const SEVERAL: i32 = 3;
+    /// Over the board's capacity: refused.
+    pub const OVER_CAPACITY: i32 = 4;
+}
+
+/// The outcome, as JSON's `status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Solved,
+    NoSolution,
+    Stalled,
+    SeveralSolutions,
+    OverCapacity,
+    Malformed,
+    Error,
+}
+
+impl Status {
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Status::Solved => exit::SOLVED,
+            Status::NoSolution => exit::NO_SOLUTION,
+            Status::Stalled | Status::SeveralSolutions => exit::SEVERAL,
+            Status::OverCapacity => exit::OVER_CAPACITY,
+            Status::Malformed | Status::Error => exit::ERROR,
+        }
+    }
+}
+
+/// Everything `send` or `solve` reports. `--json` prints it as is.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub status: Status,
+    pub file: String,
+    pub title: Option<String>,
+    pub width: usize,
+    pub height: usize,
+    /// The picture, one string per row: `#` filled, `.` empty, `?` unknown.
+    /// Empty when there is no picture (refused, error).
+    pub rows: Vec<String>,
+    /// "board", "board+host" (the board stalled, the host finished) or "host".
+    pub solved_by: Option<String>,
+    /// Solutions found: 0, 1, or 2 meaning "two or more"; null if not searched.
+    pub solutions: Option<usize>,
+    /// Line logic alone: "solved", "stalled" or "contradiction" (board or host).
+    pub line_logic: Option<String>,
+    /// The board's clock cycles for the solve, and that time at 100 MHz.
+    pub cycles: Option<u32>,
+    pub board_seconds: Option<f64>,
+    /// The board's passes over every line (saturating at 255).
+    pub passes: Option<u8>,
+    /// Options of the puzzle (host count) and as the board counted them.
+    pub options: u64,
+    pub board_options: Option<u16>,
+    pub bytes_sent: Option<usize>,
+    pub reply_bytes: Option<usize>,
+    pub send_seconds: Option<f64>,
+    pub link_seconds: Option<f64>,
+    pub baud: Option<u32>,
+    /// A sentence on the outcome (why refused, which line emptied, …).
+    pub message: Option<String>,
+    /// For status "error": what went wrong.
+    pub error: Option<String>,
+    #[serde(skip)]
+    pub cells: Vec<Option<bool>>,
+    #[serde(skip)]
+    pub puzzle: Option<Puzzle>,
+}
+
+impl Report {
+    /// A report on `puzzle` with nothing found yet.
+    pub fn new(puzzle: &Puzzle, status: Status) -> Report {
+        Report {
+            status,
+            file: puzzle.name.clone(),
+            title: puzzle.title.clone(),
+            width: puzzle.width(),
+            height: puzzle.height(),
+            rows: Vec::new(),
+            solved_by: None,
+            solutions: None,
+            line_logic: None,
+            cycles: None,
+            board_seconds: None,
+            passes: None,
+            options: wire::total_options(puzzle),
+            board_options: None,
+            bytes_sent: None,
+            reply_bytes: None,
+            send_seconds: None,
+            link_seconds: None,
+            baud: None,
+            message: None,
+            error: None,
+            cells: Vec::new(),
+            puzzle: Some(puzzle.clone()),
+        }
+    }
+
+    /// A report on an error before any puzzle was read.
+    pub fn error(file: &str, error: impl std::fmt::Display) -> Report {
+        Report {
+            status: Status::Error,
+            file: file.to_string(),
+            title: None,
+            width: 0,
+            height: 0,
+            rows: Vec::new(),
+            solved_by: None,
+            solutions: None,
+            line_logic: None,
+            cycles: None,
+            board_seconds: None,
+            passes: None,
+            options: 0,
+            board_options: None,
+            bytes_sent: None,
+            reply_bytes: None,
+            send_seconds: None,
+            link_seconds: None,
+            baud: None,
+            message: None,
+            error: Some(error.to_string()),
+            cells: Vec::new(),
+            puzzle: None,
+        }
+    }
+
+    fn with_error(mut self, error: impl std::fmt::Display) -> Report {
+        self.status = Status::Error;
+        self.error = Some(error.to_string());
+        self
+    }
+
+    fn set_cells(&mut self, cells: Vec<Option<bool>>) {
+        self.rows = cells
+            .chunks(self.width.max(1))
+            .map(|row| row.iter().map(|c| cell_char(*c)).collect())
+            .collect();
+        self.cells = cells;
+    }
+
+    pub fn exit_code(&self) -> i32 {
+        self.status.exit_code()
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"status\":\"error\",\"error\":\"{e}\"}}"))
+    }
+
+    /// The report for a terminal: the picture with its clues, the outcome, the numbers.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        if let Some(p) = &self.puzzle {
+            let title = self
+                .title
+                .as_deref()
+                .map(|t| format!(" \"{t}\""))
+                .unwrap_or_default();
+            s.push_str(&format!(
+                "{}{}: {} columns x {} rows\n",
+                self.file, title, self.width, self.height
+            ));
+            if !self.cells.is_empty() {
+                s.push_str(&render(p, &self.cells));
+            }
+        }
+        let headline = match self.status {
+            Status::Solved => match self.solved_by.as_deref() {
+                Some("board") => "solved by the board".to_string(),
+                Some("board+host") => "solved: the board stalled and the host finished it".to_string(),
+                _ => "solved by the host".to_string(),
+            },
+            Status::NoSolution => "no solution".into(),
+            Status::Stalled => "stalled: line logic cannot finish this puzzle".into(),
+            Status::SeveralSolutions => "several solutions".into(),
+            Status::OverCapacity => "refused: over the board's capacity".into(),
+            Status::Malformed => "the board found the stream malformed".into(),
+            Status::Error => "error".into(),
+        };
+        s.push_str(&headline);
+        if let Some(m) = &self.message {
+            s.push_str(&format!(": {m}"));
+        }
+        if let Some(e) = &self.error {
+            s.push_str(&format!(": {e}"));
+        }
+        s.push('\n');
+        if let (Some(c), Some(t)) = (self.cycles, self.board_seconds) {
+            let passes = self.passes.map(|p| format!(", {p} passes")).unwrap_or_default();
+            s.push_str(&format!(
+                "board: {c} cycles ({}) at 100 MHz{passes}, {} options stored\n",
+                human_seconds(t),
+                self.board_options.map_or(self.options, |o| o as u64)
+            ));
+        }
+        if let (Some(b), Some(l)) = (self.bytes_sent, self.link_seconds) {
+            let baud = self.baud.unwrap_or(link::DEFAULT_BAUD);
+            s.push_str(&format!(
+                "link: {b} bytes sent ({} on the wire at {baud} baud), reply {} bytes, {} in all\n",
+                human_seconds(wire::wire_seconds(b as u64, baud)),
+                self.reply_bytes.unwrap_or(0),
+                human_seconds(l)
+            ));
+        } else if self.puzzle.is_some() && self.status != Status::Error {
+            s.push_str(&format!("options: {}\n", self.options));
+        }
+        s
+    }
+}
+
+fn cell_char(c: Option<bool>) -> char {
+    match c {
+        Some(true) => '#',
+        Some(false) => '.',
+        None => '?',
+    }
+}
+
+/// Seconds as "12.3 µs", "4.56 ms", "2.31 s".
+pub fn human_seconds(t: f64) -> String {
+    if t < 1e-3 {
+        format!("{:.1} µs", t * 1e6)
+    } else if t < 1.0 {
+        format!("{:.2} ms", t * 1e3)
+    } else {
+        format!("{t:.2} s")
+    }
+}
+
+/// The grid with row clues on the left and column clues stacked on top.
+pub fn render(puzzle: &Puzzle, cells: &[Option<bool>]) -> String {
+    let (w, h) = (puzzle.width(), puzzle.height());
+    let cw = puzzle
+        .columns
+        .iter()
+        .flatten()
+        .map(|n| n.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let row_text: Vec<String> = puzzle.rows.iter().map(|c| clue_text(c, " ")).collect();
+    let rw = row_text.iter().map(|t| t.len()).max().unwrap_or(1);
+    let depth = puzzle.columns.iter().map(|c| c.len().max(1)).max().unwrap_or(1);
+    let mut s = String::new();
+    for level in 0..depth {
+        s.push_str(&" ".repeat(rw + 1));
+        for c in 0..w {
+            let clue = &puzzle.columns[c];
+            let numbers: Vec<String> = if clue.is_empty() {
+                vec!["0".into()]
+            } else {
+                clue.iter().map(|n| n.to_string()).collect()
+            };
+            let pad = depth - numbers.len();
+            let text = if level >= pad {
+                numbers[level - pad].as_str()
+            } else {
+                ""
+            };
+            s.push_str(&format!(" {text:>cw$}"));
+        }
+        s.push('\n');
+    }
+    for r in 0..h {
+        s.push_str(&format!("{:>rw$} ", row_text[r]));
+        for c in 0..w {
+            let ch = cells.get(r * w + c).copied().flatten();
+            s.push_str(&format!(" {:>cw$}", cell_char(ch)));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// How `send` runs.
+#[derive(Clone, Debug, Default)]
+pub struct SendOptions {
+    /// Send the zeros of every option too.
+    pub every_cell: bool,
+    /// When the board stalls, do not finish the puzzle in software.
+    pub no_finish: bool,
+    pub link: LinkConfig,
+}
+
+fn refusal_text(d: u8) -> &'static str {
+    match d {
+        detail::BAD_SIZE => "bad size",
+        detail::UNEXPECTED => "a message where the protocol does not allow it",
+        detail::CELL_OUT_OF_LINE => "a cell outside its line",
+        detail::WRONG_LINE => "a line out of order, or END_BOARD too early",
+        detail::FIFO_FULL => "the option FIFO is full",
+        _ => "no detail",
+    }
+}
+
+/// `send`: refuses a puzzle over capacity, sends it on `port`, and turns
+/// the board's reply into a report (finishing a stalled board in software
+/// unless `no_finish`). The port must already be set to the right baud.
+pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &SendOptions) -> Report {
+    let mut report = Report::new(puzzle, Status::Error);
+    report.baud = Some(options.link.baud);
+    if let Err(over) = wire::check_capacity(puzzle) {
+        report.status = Status::OverCapacity;
+        report.message = Some(over.message);
+        return report;
+    }
+    let exchange = match link::send_puzzle(port.as_mut(), puzzle, options.every_cell, &options.link) {
+        Ok(e) => e,
+        Err(e) => return report.with_error(e),
+    };
+    report_reply(puzzle, report, &exchange, options.no_finish)
+}
+
+/// Turns a board's reply into a report.
+pub fn report_reply(puzzle: &Puzzle, mut report: Report, ex: &link::Exchange, no_finish: bool) -> Report {
+    let reply = &ex.reply;
+    let (w, h) = (puzzle.width(), puzzle.height());
+    report.bytes_sent = Some(ex.bytes_sent);
+    report.reply_bytes = Some(ex.reply_bytes.len());
+    report.send_seconds = Some(ex.send_seconds);
+    report.link_seconds = Some(ex.link_seconds);
+    report.cycles = Some(reply.cycles);
+    report.board_seconds = Some(reply.cycles as f64 / BOARD_CLOCK_HZ as f64);
+    report.passes = Some(reply.passes);
+    report.board_options = Some(reply.options);
+    match reply.outcome {
+        outcome::OVER_CAPACITY => {
+            report.status = Status::OverCapacity;
+            report.message = Some(format!("the board refused it: {}", refusal_text(reply.detail)));
+            return report;
+        }
+        outcome::MALFORMED => {
+            report.status = Status::Malformed;
+            report.message = Some(format!(
+                "{} (the reply: {})",
+                refusal_text(reply.detail),
+                link::hex(&ex.reply_bytes)
+            ));
+            return report;
+        }
+        outcome::SOLVED | outcome::STALLED | outcome::CONTRADICTION => {}
+        outcome::INFO => return report.with_error("the board sent an INFO reply instead of a board"),
+        o => return report.with_error(format!("the board sent an unknown outcome {o}")),
+    }
+    if (reply.rows, reply.columns) != (h, w) {
+        return report.with_error(format!(
+            "the board answered for a {} x {} board, not {w} x {h} (columns x rows)",
+            reply.columns, reply.rows
+        ));
+    }
+    let cells = if reply.cells.is_empty() {
+        vec![None; w * h]
+    } else {
+        reply.cells.clone()
+    };
+    report.set_cells(cells.clone());
+    match reply.outcome {
+        outcome::SOLVED => {
+            report.line_logic = Some("solved".into());
+            let Some(picture) = cells.iter().copied().collect::<Option<Vec<bool>>>() else {
+                return report.with_error("the board says solved but sent unknown cells");
+            };
+            if let Err(e) = puzzle.check_solution(&picture) {
+                return report.with_error(format!(
+                    "the board says solved but its picture breaks the clues: {e}"
+                ));
+            }
+            report.status = Status::Solved;
+            report.solutions = Some(1);
+            report.solved_by = Some("board".into());
+        }
+        outcome::CONTRADICTION => {
+            report.line_logic = Some("contradiction".into());
+            report.status = Status::NoSolution;
+            report.solutions = Some(0);
+            let line = reply.detail as usize;
+            report.message = Some(if line < w + h {
+                format!("{} lost all its options", puzzle.line_name(line))
+            } else {
+                "a line lost all its options".into()
+            });
+        }
+        _ => {
+            report.line_logic = Some("stalled".into());
+            let unknown = cells.iter().filter(|c| c.is_none()).count();
+            if no_finish {
+                report.status = Status::Stalled;
+                report.message = Some(format!("the board stalled with {unknown} cells unknown"));
+                return report;
+            }
+            let found = Solver::new().count_from(&puzzle.rows, &puzzle.columns, Some(&cells), 2);
+            report.solutions = Some(found.count);
+            match (found.count, found.first) {
+                (1, Some(first)) => {
+                    if let Err(e) = puzzle.check_solution(&first) {
+                        return report.with_error(format!("the host's completion breaks the clues: {e}"));
+                    }
+                    report.status = Status::Solved;
+                    report.solved_by = Some("board+host".into());
+                    report.message = Some(format!(
+                        "the board stalled with {unknown} cells unknown; the host searched"
+                    ));
+                    report.set_cells(first.into_iter().map(Some).collect());
+                }
+                (0, _) => {
+                    report.status = Status::NoSolution;
+                    report.message = Some(format!(
+                        "the board stalled with {unknown} cells unknown and the host found no solution"
+                    ));
+                }
+                _ => {
+                    report.status = Status::SeveralSolutions;
+                    report.message = Some(format!(
+                        "the board stalled with {unknown} cells unknown and the host found two solutions or more"
+                    ));
+                }
+            }
+        }
+    }
+    report
+}
+
+/// `solve`: line logic, then search when it stalls.
+pub fn solve_in_software(puzzle: &Puzzle) -> Report {
+    let mut report = Report::new(puzzle, Status::Error);
+    let mut solver = Solver::new();
+    let lines = solver.line_solve(&puzzle.rows, &puzzle.columns);
+    report.set_cells(lines.cells.clone());
+    match lines.outcome {
+        LineOutcome::Solved => {
+            report.line_logic = Some("solved".into());
+            let picture: Vec<bool> = lines.cells.iter().map(|c| *c == Some(true)).collect();
+            if let Err(e) = puzzle.check_solution(&picture) {
+                return report.with_error(format!("internal error, the solution breaks the clues: {e}"));
+            }
+            report.status = Status::Solved;
+            report.solutions = Some(1);
+            report.solved_by = Some("host".into());
+            report.message = Some("by line logic alone".into());
+        }
+        LineOutcome::Contradiction => {
+            report.line_logic = Some("contradiction".into());
+            report.status = Status::NoSolution;
+            report.solutions = Some(0);
+            if let Some(line) = lines.contradiction_line {
+                report.message = Some(format!("{} has no option left", puzzle.line_name(line)));
+            }
+        }
+        LineOutcome::Stalled => {
+            report.line_logic = Some("stalled".into());
+            let unknown = lines.cells.iter().filter(|c| c.is_none()).count();
+            let found = solver.count_from(&puzzle.rows, &puzzle.columns, Some(&lines.cells), 2);
+            report.solutions = Some(found.count);
+            match (found.count, found.first) {
+                (1, Some(first)) => {
+                    if let Err(e) = puzzle.check_solution(&first) {
+                        return report
+                            .with_error(format!("internal error, the solution breaks the clues: {e}"));
+                    }
+                    report.status = Status::Solved;
+                    report.solved_by = Some("host".into());
+                    report.message = Some(format!(
+                        "line logic left {unknown} cells unknown; search found a unique solution ({} nodes)",
+                        found.nodes
+                    ));
+                    report.set_cells(first.into_iter().map(Some).collect());
+                }
+                (0, _) => {
+                    report.status = Status::NoSolution;
+                    report.message = Some(format!(
+                        "line logic left {unknown} cells unknown; search found none"
+                    ));
+                }
+                _ => {
+                    report.status = Status::SeveralSolutions;
+                    report.message = Some(format!(
+                        "line logic left {unknown} cells unknown; there are two solutions or more"
+                    ));
+                }
+            }
+        }
+    }
+    report
+}
+
+/// Error on a link before any reply (kept public for callers that open ports themselves).
+pub fn link_error_report(puzzle: &Puzzle, e: &LinkError) -> Report {
+    Report::new(puzzle, Status::Error).with_error(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_clues_around_the_picture() {
+        let p = Puzzle::from_clues(
+            "t",
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        );
+        let r = solve_in_software(&p);
+        assert_eq!(r.status, Status::Solved);
+        let text = render(&p, &r.cells);
+        let expected = "       1 1  \n     1 1 1 3\n  2  . # # .\n1 1  # . . #\n  3  . # # #\n  1  . . . #\n";
+        assert_eq!(text, expected, "\n{text}");
+    }
+}

@@ -1,0 +1,133 @@
+//! DNF options on the wire: counting them, checking the board's capacity,
+//! and the exact byte stream (protocol v1, `nonogram_hdl::protocol`).
+
+use crate::puzzle::{clue_text, Puzzle};
+use nonogram_hdl::options::{count, LineOptions};
+use nonogram_hdl::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
+use nonogram_hdl::protocol::{encode_board, status};
+
+/// Options of every line (rows, then columns), by the closed form.
+pub fn option_counts(puzzle: &Puzzle) -> Vec<u64> {
+    puzzle.lines().map(|(clue, length)| count(clue, length)).collect()
+}
+
+/// Total options, saturating.
+pub fn total_options(puzzle: &Puzzle) -> u64 {
+    option_counts(puzzle)
+        .iter()
+        .fold(0u64, |a, &b| a.saturating_add(b))
+}
+
+/// Why a puzzle does not fit the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OverCapacity {
+    /// The board's (outcome, detail) for it.
+    pub outcome: u8,
+    pub detail: u8,
+    pub message: String,
+}
+
+impl std::fmt::Display for OverCapacity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for OverCapacity {}
+
+/// Whether the puzzle fits the board (built with the default parameters),
+/// by `nonogram_hdl::model::check_capacity`; `Err` says why not, with numbers.
+pub fn check_capacity(puzzle: &Puzzle) -> Result<(), OverCapacity> {
+    let (h, w) = (puzzle.height(), puzzle.width());
+    let total = total_options(puzzle);
+    let options = usize::try_from(total).unwrap_or(usize::MAX);
+    match nonogram_hdl::model::check_capacity(h, w, options) {
+        Ok(()) => Ok(()),
+        Err((outcome, detail)) => {
+            let message = if detail == status::detail::FIFO_FULL {
+                let counts = option_counts(puzzle);
+                let (worst, n) = counts
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|(_, &n)| n)
+                    .map(|(i, &n)| (i, n))
+                    .unwrap_or((0, 0));
+                let (clue, _) = puzzle.lines().nth(worst).unwrap_or((&[], 0));
+                format!(
+                    "the puzzle has {total} options but the board holds {FIFO_ENTRIES} \
+                     (the most come from {}, clue {}: {n} options)",
+                    puzzle.line_name(worst),
+                    clue_text(clue, ",")
+                )
+            } else {
+                format!(
+                    "the puzzle is {w} columns x {h} rows but the board takes at most \
+                     {MAX_LINE} rows, {MAX_LINE} columns and {MAX_LINES} lines in all"
+                )
+            };
+            Err(OverCapacity {
+                outcome,
+                detail,
+                message,
+            })
+        }
+    }
+}
+
+/// Bytes on the wire for the puzzle, without encoding it (saturating):
+/// START_BOARD ×2, per line START_LINE, its ASSIGNs, NEXT_OPTIONs and
+/// END_LINE, then END_BOARD; two bytes each.
+pub fn wire_bytes(puzzle: &Puzzle, every_cell: bool) -> u64 {
+    let mut messages: u64 = 3;
+    for (clue, length) in puzzle.lines() {
+        let n = count(clue, length);
+        let per_option = if every_cell {
+            length as u64
+        } else {
+            clue.iter().sum::<usize>() as u64
+        };
+        messages = messages
+            .saturating_add(2)
+            .saturating_add(n.saturating_sub(1))
+            .saturating_add(n.saturating_mul(per_option));
+    }
+    messages.saturating_mul(2)
+}
+
+/// Seconds the bytes take on the wire at `baud`, 8N1 (10 bits a byte).
+pub fn wire_seconds(bytes: u64, baud: u32) -> f64 {
+    bytes as f64 * 10.0 / baud.max(1) as f64
+}
+
+/// The exact host → board byte stream. Options are streamed from the
+/// per-line iterators, never collected. Lines must be at most 64 cells.
+pub fn encode(puzzle: &Puzzle, every_cell: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(wire_bytes(puzzle, every_cell).min(1 << 24) as usize);
+    encode_board(
+        puzzle.height(),
+        puzzle.width(),
+        puzzle
+            .lines()
+            .map(|(clue, length)| LineOptions::new(clue, length)),
+        every_cell,
+        &mut out,
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_bytes_match_the_encoding() {
+        let p = Puzzle::from_clues(
+            "t",
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        );
+        for every in [false, true] {
+            assert_eq!(wire_bytes(&p, every), encode(&p, every).len() as u64);
+        }
+    }
+}
