@@ -28,7 +28,14 @@ fn main() {
         }
         println!("# A random {width}x{height} picture that line logic solves (attempt {attempt}),");
         println!("# {} options.", nonohost::wire::total_options(&p));
-        print!("{}", p.to_board_txt().lines().skip(1).map(|l| format!("{l}\n")).collect::<String>());
+        print!(
+            "{}",
+            p.to_board_txt()
+                .lines()
+                .skip(1)
+                .map(|l| format!("{l}\n"))
+                .collect::<String>()
+        );
         break;
     }
 }

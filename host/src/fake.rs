@@ -233,7 +233,8 @@ impl BoardStream {
             } => {
                 let (rows, columns) = (*rows, *columns);
                 let total = rows + columns;
-                let length = if lines.len() < rows { columns } else { rows };
+                // The open line is the last one pushed.
+                let length = if lines.len() <= rows { columns } else { rows };
                 match (m.code(), option.is_some()) {
                     (code::START_LINE, false) => {
                         if index != lines.len() || index >= total {

@@ -46,12 +46,11 @@ pub fn check_capacity(puzzle: &Puzzle) -> Result<(), OverCapacity> {
         Err((outcome, detail)) => {
             let message = if detail == status::detail::FIFO_FULL {
                 let counts = option_counts(puzzle);
-                let (worst, n) = counts
-                    .iter()
-                    .enumerate()
-                    .max_by_key(|(_, &n)| n)
-                    .map(|(i, &n)| (i, n))
-                    .unwrap_or((0, 0));
+                let (worst, n) =
+                    counts
+                        .iter()
+                        .enumerate()
+                        .fold((0, 0), |best, (i, &n)| if n > best.1 { (i, n) } else { best });
                 let (clue, _) = puzzle.lines().nth(worst).unwrap_or((&[], 0));
                 format!(
                     "the puzzle has {total} options but the board holds {FIFO_ENTRIES} \

@@ -1,0 +1,272 @@
+//! The `nonohost` binary: output and exit codes.
+
+use nonohost::fake::ModelBoard;
+use serialport::{SerialPort, TTYPort};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn nonohost(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(args)
+        .output()
+        .expect("run nonohost")
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn temp(name: &str, text: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn solve_prints_the_picture_with_its_clues() {
+    let o = nonohost(&["solve", &example("heart6x7.txt")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("     2 4 5 4 5 4 2\n2 2  . # # . # # .\n3 3  # # # . # # #\n"),
+        "{out}"
+    );
+    assert!(out.contains("solved by the host"), "{out}");
+}
+
+#[test]
+fn exit_codes_of_solve() {
+    assert_eq!(
+        nonohost(&["solve", &example("x11x11.txt")]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        nonohost(&["solve", &example("nosolution.txt")]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        nonohost(&["solve", &example("several.txt")]).status.code(),
+        Some(3)
+    );
+    assert_eq!(nonohost(&["solve", "/no/such/file.txt"]).status.code(), Some(1));
+    assert_eq!(nonohost(&["solve"]).status.code(), Some(1), "usage error");
+    assert_eq!(nonohost(&["bogus"]).status.code(), Some(1), "usage error");
+}
+
+#[test]
+fn solve_json() {
+    let o = nonohost(&["solve", "--json", &example("several.txt")]);
+    assert_eq!(o.status.code(), Some(3));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["status"], "several_solutions");
+    assert_eq!(j["solutions"], 2);
+    assert_eq!(j["width"], 4);
+    assert_eq!(j["rows"][0], "?##?");
+    assert_eq!(j["line_logic"], "stalled");
+
+    let o = nonohost(&["solve", "--json", &example("4x4.txt")]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["status"], "solved");
+    assert_eq!(j["solved_by"], "host");
+    assert_eq!(j["rows"], serde_json::json!([".##.", "#..#", ".###", "...#"]));
+    assert_eq!(j["options"], 24);
+    assert!(j["cycles"].is_null());
+
+    let o = nonohost(&["solve", "--json", &example("nosolution.txt")]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["status"], "no_solution");
+}
+
+#[test]
+fn malformed_files_name_file_and_line() {
+    let bad = temp("bad-board.txt", "rows:\n1\n1 x\ncolumns:\n1\n");
+    let o = nonohost(&["solve", &bad]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(&format!("{bad}:3: bad clue '1 x'")),
+        "{}",
+        stderr(&o)
+    );
+    let o = nonohost(&["solve", "--json", &bad]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["status"], "error");
+    assert!(j["error"].as_str().unwrap().contains(":3:"));
+    // A clue too long for its line is refused before anything is sent.
+    let long = temp("long.txt", "rows:\n3\ncolumns:\n1\n1\n");
+    let o = nonohost(&["send", "--port", "/dev/null", &long]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("row 1: clue 3 needs 3 cells but the line has 2"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn info_tells_the_numbers() {
+    let o = nonohost(&["info", &example("4x4.txt")]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let p = nonohost::Puzzle::load(Path::new(&example("4x4.txt"))).unwrap();
+    let bytes = nonohost::wire::wire_bytes(&p, false);
+    let every = nonohost::wire::wire_bytes(&p, true);
+    assert!(out.contains("options per row:    3 3 2 4"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "bytes on the wire:  {bytes} (filled cells only), {every} (--every-cell)"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("fits the board:     yes"), "{out}");
+
+    let o = nonohost(&["info", "--json", "--baud", "115200", &example("random15x15.txt")]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["width"], 15);
+    assert_eq!(j["baud"], 115200);
+    assert_eq!(j["fits"], true);
+    assert_eq!(j["row_options"].as_array().unwrap().len(), 15);
+}
+
+fn over_capacity_file() -> String {
+    let mut text = String::from("rows:\n");
+    text.push_str(&"1 1\n".repeat(30));
+    text.push_str("columns:\n");
+    text.push_str(&"1 1\n".repeat(30));
+    temp("big.txt", &text)
+}
+
+#[test]
+fn over_capacity_is_refused_before_sending() {
+    let big = over_capacity_file();
+    // No port is touched: a port that does not exist does not matter.
+    let o = nonohost(&["send", "--port", "/dev/ttyNOSUCHPORT", &big]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("24360 options but the board holds 2048"),
+        "{}",
+        stdout(&o)
+    );
+    let o = nonohost(&["send", "--json", "--port", "/dev/ttyNOSUCHPORT", &big]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["status"], "over_capacity");
+    assert_eq!(nonohost(&["info", &big]).status.code(), Some(4));
+    let out = temp("big.bin", "");
+    assert_eq!(nonohost(&["encode", &big, "-o", &out]).status.code(), Some(4));
+    // But software solves it (the puzzle has many solutions).
+    assert_eq!(nonohost(&["solve", &big]).status.code(), Some(3));
+}
+
+#[test]
+fn encode_writes_the_exact_stream() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("heart.bin");
+    for every in [false, true] {
+        let mut args = vec![
+            "encode".to_string(),
+            example("heart6x7.txt"),
+            "-o".into(),
+            out.display().to_string(),
+        ];
+        if every {
+            args.push("--every-cell".into());
+        }
+        let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let p = nonohost::Puzzle::load(Path::new(&example("heart6x7.txt"))).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), nonohost::wire::encode(&p, every));
+    }
+}
+
+#[test]
+fn port_errors() {
+    let o = nonohost(&["send", "--port", "/dev/ttyNOSUCHPORT", &example("4x4.txt")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("serial port /dev/ttyNOSUCHPORT does not exist"),
+        "{}",
+        stdout(&o)
+    );
+    let o = nonohost(&["send", "--sim", &example("4x4.txt")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("simulated board not built yet"),
+        "{}",
+        stdout(&o)
+    );
+    let o = nonohost(&["ports"]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = nonohost(&["ports", "--json"]);
+    assert!(serde_json::from_str::<serde_json::Value>(&stdout(&o))
+        .unwrap()
+        .is_array());
+}
+
+#[test]
+fn help_documents_exit_codes() {
+    let o = nonohost(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Exit codes:") && out.contains("4  over the board's capacity"),
+        "{out}"
+    );
+    let o = nonohost(&["send", "--help"]);
+    assert!(stdout(&o).contains("--every-cell") && stdout(&o).contains("Exit codes:"));
+}
+
+/// `nonohost send --port` on a pseudo-terminal served by the model board.
+#[test]
+fn send_to_the_model_board_on_a_pty() {
+    for (name, code, status) in [
+        ("duck.non", 0, "solved"),
+        ("nosolution.txt", 2, "no_solution"),
+        ("several.txt", 3, "several_solutions"),
+    ] {
+        let (board_end, host_end) = TTYPort::pair().unwrap();
+        let path = host_end.name().unwrap();
+        let running = ModelBoard::new().spawn(Box::new(board_end));
+        let o = nonohost(&["send", "--json", "--port", &path, &example(name)]);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "{name}: {} {}",
+            stdout(&o),
+            stderr(&o)
+        );
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(j["status"], status);
+        assert!(j["bytes_sent"].as_u64().unwrap() > 0);
+        assert!(j["link_seconds"].as_f64().unwrap() > 0.0);
+        if code == 0 {
+            assert_eq!(j["solved_by"], "board");
+            assert!(j["cycles"].as_u64().unwrap() > 0);
+        }
+        drop(host_end);
+        running.stop().unwrap();
+    }
+    // And the text output.
+    let (board_end, host_end) = TTYPort::pair().unwrap();
+    let path = host_end.name().unwrap();
+    let _running = ModelBoard::new().spawn(Box::new(board_end));
+    let o = nonohost(&["send", "--port", &path, &example("4x4.txt")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("solved by the board"), "{out}");
+    assert!(out.contains("cycles") && out.contains("at 100 MHz"), "{out}");
+    assert!(out.contains("link: ") && out.contains("bytes sent"), "{out}");
+    drop(host_end);
+}

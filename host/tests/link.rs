@@ -1,0 +1,247 @@
+//! The serial link over a pseudo-terminal, against the model board, a
+//! silent board and a board that answers garbage.
+
+use nonogram_hdl::protocol::status::{detail, outcome};
+use nonogram_hdl::protocol::{code, Message};
+use nonohost::fake::{Behaviour, ModelBoard};
+use nonohost::link::{self, LinkConfig, LinkError};
+use nonohost::report::{send_board, SendOptions, Status};
+use nonohost::Puzzle;
+use serialport::{SerialPort, TTYPort};
+use std::path::Path;
+use std::time::Duration;
+
+fn example(name: &str) -> Puzzle {
+    Puzzle::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples")
+            .join(name),
+    )
+    .unwrap()
+}
+
+fn pair() -> (Box<dyn SerialPort>, Box<dyn SerialPort>) {
+    let (board_end, host_end) = TTYPort::pair().expect("a pseudo-terminal");
+    (Box::new(host_end), Box::new(board_end))
+}
+
+fn quick() -> LinkConfig {
+    LinkConfig {
+        idle_before: Duration::from_millis(20),
+        reply_timeout: Some(Duration::from_millis(400)),
+        ..LinkConfig::default()
+    }
+}
+
+#[test]
+fn model_board_solves_the_examples() {
+    for (name, status, solved_by) in [
+        ("4x4.txt", Status::Solved, Some("board")),
+        ("heart6x7.txt", Status::Solved, Some("board")),
+        ("x11x11.txt", Status::Solved, Some("board")),
+        ("random15x15.txt", Status::Solved, Some("board")),
+        ("duck.non", Status::Solved, Some("board")),
+        ("several.txt", Status::SeveralSolutions, None),
+        ("nosolution.txt", Status::NoSolution, None),
+    ] {
+        let p = example(name);
+        let (host, board) = pair();
+        let running = ModelBoard::new().spawn(board);
+        let options = SendOptions {
+            link: LinkConfig {
+                reply_timeout: Some(Duration::from_secs(10)),
+                ..LinkConfig::default()
+            },
+            ..SendOptions::default()
+        };
+        let report = send_board(&p, host, &options);
+        assert_eq!(report.status, status, "{name}: {report:?}");
+        assert_eq!(report.solved_by.as_deref(), solved_by, "{name}");
+        assert_eq!(
+            report.bytes_sent,
+            Some(nonohost::wire::wire_bytes(&p, false) as usize)
+        );
+        assert!(report.cycles.unwrap() > 0, "{name}");
+        assert_eq!(report.board_options, Some(report.options as u16));
+        assert_eq!(running.stop().unwrap(), 1, "{name}: one reply");
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["width"], p.width());
+        assert_eq!(json["rows"].as_array().unwrap().len(), p.height());
+    }
+}
+
+#[test]
+fn a_stalled_board_is_finished_by_the_host() {
+    // Line logic stalls on this puzzle, but it has exactly one solution.
+    let mut found = None;
+    let mut seed = 99u64;
+    let mut solver = nonohost::solver::Solver::new();
+    while found.is_none() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let cells: Vec<bool> = (0..36).map(|i| seed >> i & 1 == 1).collect();
+        let p = Puzzle::from_picture("stall", 6, 6, &cells);
+        if solver.line_solve(&p.rows, &p.columns).outcome == nonohost::solver::LineOutcome::Stalled
+            && solver.count_solutions(&p.rows, &p.columns, 2).count == 1
+        {
+            found = Some(p);
+        }
+    }
+    let p = found.unwrap();
+    for no_finish in [false, true] {
+        let (host, board) = pair();
+        let _running = ModelBoard::new().spawn(board);
+        let report = send_board(
+            &p,
+            host,
+            &SendOptions {
+                no_finish,
+                link: quick(),
+                ..SendOptions::default()
+            },
+        );
+        if no_finish {
+            assert_eq!(report.status, Status::Stalled);
+            assert_eq!(report.exit_code(), 3);
+            assert!(report.rows.concat().contains('?'));
+        } else {
+            assert_eq!(report.status, Status::Solved, "{report:?}");
+            assert_eq!(report.solved_by.as_deref(), Some("board+host"));
+            assert!(!report.rows.concat().contains('?'));
+            assert_eq!(report.exit_code(), 0);
+        }
+    }
+}
+
+#[test]
+fn every_cell_streams_are_accepted() {
+    let p = example("heart6x7.txt");
+    let (host, board) = pair();
+    let _running = ModelBoard::new().spawn(board);
+    let report = send_board(
+        &p,
+        host,
+        &SendOptions {
+            every_cell: true,
+            link: quick(),
+            ..SendOptions::default()
+        },
+    );
+    assert_eq!(report.status, Status::Solved);
+    assert_eq!(
+        report.bytes_sent,
+        Some(nonohost::wire::wire_bytes(&p, true) as usize)
+    );
+}
+
+#[test]
+fn a_silent_board_times_out_and_says_what_arrived() {
+    let p = example("4x4.txt");
+    let (mut host, board) = pair();
+    let _running = ModelBoard::with_behaviour(Behaviour::Silent).spawn(board);
+    let started = std::time::Instant::now();
+    let e = link::send_puzzle(host.as_mut(), &p, false, &quick()).unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(matches!(e, LinkError::Timeout { .. }), "{e:?}");
+    let text = e.to_string();
+    assert!(
+        text.contains("did not answer within 0.4 s") && text.contains("no byte arrived"),
+        "{text}"
+    );
+    let report = send_board(
+        &p,
+        host,
+        &SendOptions {
+            link: quick(),
+            ..SendOptions::default()
+        },
+    );
+    assert_eq!(report.status, Status::Error);
+    assert_eq!(report.exit_code(), 1);
+}
+
+#[test]
+fn a_garbage_reply_is_a_clear_error() {
+    let p = example("4x4.txt");
+    let (mut host, board) = pair();
+    let _running = ModelBoard::with_behaviour(Behaviour::Garbage(vec![0x12, 0x34, 0xde, 0xad])).spawn(board);
+    let e = link::send_puzzle(host.as_mut(), &p, false, &quick()).unwrap_err();
+    let text = e.to_string();
+    assert!(matches!(e, LinkError::Garbage { .. }), "{e:?}");
+    assert!(text.contains("garbled") && text.contains("12 34 de ad"), "{text}");
+}
+
+#[test]
+fn a_half_reply_times_out_with_its_bytes() {
+    let p = example("4x4.txt");
+    let (mut host, board) = pair();
+    // START_BOARD 4, START_BOARD 4, then nothing.
+    let _running = ModelBoard::with_behaviour(Behaviour::Garbage(vec![0xe0, 0x08, 0xe0, 0x08])).spawn(board);
+    let e = link::send_puzzle(host.as_mut(), &p, false, &quick()).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("4 bytes arrived, not a whole reply: e0 08 e0 08"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_refusal_mid_stream_stops_the_send() {
+    // START_LINE 1 where line 0 is due: the board refuses at once.
+    let mut bytes = Vec::new();
+    for m in [
+        Message::new(code::START_BOARD, 2, false),
+        Message::new(code::START_BOARD, 2, false),
+        Message::new(code::START_LINE, 1, false),
+    ] {
+        bytes.extend_from_slice(&m.to_bytes());
+    }
+    // Lots of padding after it, as if the stream went on: far more than a
+    // pty buffers, so the reply comes while the host is still sending.
+    for _ in 0..100_000 {
+        bytes.extend_from_slice(&Message::new(code::NEXT_OPTION, 0, false).to_bytes());
+    }
+    let (mut host, board) = pair();
+    let _running = ModelBoard::new().spawn(board);
+    let config = LinkConfig {
+        baud: 20_000, // 100-byte chunks
+        ..quick()
+    };
+    let ex = link::exchange(host.as_mut(), &bytes, Duration::from_secs(2), &config).unwrap();
+    assert_eq!(
+        (ex.reply.outcome, ex.reply.detail),
+        (outcome::MALFORMED, detail::WRONG_LINE)
+    );
+    assert!(ex.early, "stopped before the end");
+    assert!(ex.bytes_sent < bytes.len());
+}
+
+#[test]
+fn query_gets_the_build_parameters() {
+    let (mut host, board) = pair();
+    let _running = ModelBoard::new().spawn(board);
+    let info = link::query(host.as_mut(), &quick()).unwrap();
+    assert_eq!(info.outcome, outcome::INFO);
+    assert_eq!(info.version, 1);
+    assert_eq!(info.max_line as usize, nonogram_hdl::params::MAX_LINE);
+    assert_eq!(info.fifo_addr_bits as usize, nonogram_hdl::params::FIFO_ADDR_BITS);
+}
+
+#[test]
+fn a_missing_port_and_a_busy_port_are_named() {
+    let e = link::open_port("/dev/ttyNOSUCHPORT9", 9600).err().unwrap();
+    assert!(matches!(e, LinkError::PortMissing { .. }), "{e:?}");
+    assert!(
+        e.to_string().contains("/dev/ttyNOSUCHPORT9 does not exist"),
+        "{e}"
+    );
+
+    let (_board_end, host_end) = TTYPort::pair().unwrap();
+    let name = host_end.name().unwrap();
+    let first = link::open_port(&name, 9600).unwrap();
+    let e = link::open_port(&name, 9600).err().unwrap();
+    assert!(matches!(e, LinkError::PortBusy { .. }), "{e:?}");
+    assert!(e.to_string().contains("is busy"), "{e}");
+    drop(first);
+}
