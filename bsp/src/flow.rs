@@ -99,13 +99,25 @@ impl PnrReport {
             .sum();
         let levels = self.critical_path.iter().filter(|s| s.kind == "logic").count();
         let mut text = format!(
-            "  from {}\n  to   {}\n  {total:.2} ns: {levels} logic levels ({logic:.2} ns), the rest clock-to-q, routing and setup\n  through the nets:\n",
+            "  from {}\n  to   {}\n  {total:.2} ns: {levels} logic levels ({logic:.2} ns), the rest clock-to-q, routing and setup\n  through the nets (carry-chain hops of no routing delay left out):\n",
             first.from_cell, last.to_cell
         );
+        let mut carry = 0;
         for step in &self.critical_path {
             if let Some(net) = &step.net {
+                if step.delay_ns < 0.001 {
+                    carry += 1;
+                    continue;
+                }
+                if carry > 0 {
+                    text += &format!("              ({carry} carry-chain hops)\n");
+                    carry = 0;
+                }
                 text += &format!("    {:6.3} ns  {net}\n", step.delay_ns);
             }
+        }
+        if carry > 0 {
+            text += &format!("              ({carry} carry-chain hops)\n");
         }
         text
     }
@@ -357,7 +369,7 @@ pub fn build(verilog: &str, opts: &BuildOptions, mut progress: impl FnMut(&str))
             let _ = fs::remove_file(dir.join("top.asc"));
             bail!(
                 "timing: the design reaches {:.2} MHz on clock {}, short of the {:.2} MHz it must run at \
-                 (nextpnr-ice40, log in {}).\n{}\ncritical path:\n{}",
+                 (nextpnr-ice40; its \"Critical path report\" in {} gives each net's top.v lines).\n{}\ncritical path:\n{}",
                 report.fmax_mhz,
                 report.clock,
                 report.constraint_mhz,

@@ -1,8 +1,7 @@
 //! The board glue around the core: the reset button's synchroniser, a short
 //! power-on reset, and the eight LEDs.
 //!
-//! LED map (LED 0 is the rightmost on the Cu, next to the USB connector's
-//! side of the board; see `bsp/README-bsp.md`):
+//! LED map (LED 0 is on pad J11, LED 7 on N14; see `bsp/README-bsp.md`):
 //!
 //! | LED | meaning |
 //! |---|---|
@@ -208,5 +207,122 @@ impl Logic for BoardGlue {
             self.stretch_tx.d.next = 0.into();
         }
         self.leds.next = self.leds_q.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TICK: u32 = 4;
+
+    fn glue() -> BoardGlue {
+        let mut g = BoardGlue::new(TICK);
+        g.connect_all();
+        g.reset_n.next = true;
+        g
+    }
+
+    fn step(g: &mut BoardGlue, cycles: usize) {
+        for _ in 0..2 * cycles {
+            g.clock.next = !g.clock.val();
+            assert!(simulate(g, 1000));
+        }
+    }
+
+    fn leds(g: &BoardGlue) -> u8 {
+        g.leds.val().to_u8()
+    }
+
+    #[test]
+    fn power_on_reset_then_the_button_resets_and_lights_every_led() {
+        let mut g = glue();
+        step(&mut g, 2);
+        assert!(g.reset.val(), "power-on reset");
+        step(&mut g, POR_CLOCKS as usize + 2);
+        assert!(!g.reset.val());
+        step(&mut g, 2);
+        assert_ne!(leds(&g), 0xFF);
+        g.reset_n.next = false;
+        // Two synchroniser flops, the registered reset, then the LED register.
+        step(&mut g, 3);
+        assert!(g.reset.val());
+        step(&mut g, 1);
+        assert_eq!(leds(&g), 0xFF, "lamp test");
+        g.reset_n.next = true;
+        step(&mut g, 5);
+        assert!(!g.reset.val());
+        assert_ne!(leds(&g), 0xFF);
+    }
+
+    #[test]
+    fn the_heartbeat_blinks_once_per_period() {
+        let mut g = glue();
+        step(&mut g, 20);
+        let mut trace = vec![];
+        for _ in 0..2 * HEARTBEAT_TICKS as usize {
+            step(&mut g, TICK as usize);
+            trace.push(leds(&g) & 1);
+        }
+        let rises = trace.windows(2).filter(|w| w == &[0, 1]).count();
+        assert_eq!(rises, 2, "{trace:?}");
+        let lit = trace.iter().filter(|&&b| b == 1).count();
+        assert!((95..=105).contains(&lit), "lit {lit} of 200 ticks");
+        assert_eq!(leds(&g) & 0xFE, 0, "nothing else lit when idle");
+    }
+
+    #[test]
+    fn a_phase_of_one_cycle_shows_for_the_stretch() {
+        let mut g = glue();
+        step(&mut g, 20);
+        for (phase, led) in [(1u64, 0x02u8), (2, 0x04), (3, 0x08)] {
+            g.phase.next = phase.into();
+            step(&mut g, 1);
+            g.phase.next = 0.into();
+            step(&mut g, 2);
+            assert_eq!(leds(&g) & 0x0E, led);
+            step(&mut g, (STRETCH_TICKS as usize - 1) * TICK as usize - 3);
+            assert_eq!(leds(&g) & 0x0E, led, "still lit near the stretch's end");
+            step(&mut g, 2 * TICK as usize + 2);
+            assert_eq!(leds(&g) & 0x0E, 0, "dark after it");
+        }
+    }
+
+    #[test]
+    fn each_outcome_has_its_led() {
+        let mut g = glue();
+        step(&mut g, 20);
+        g.outcome_valid.next = true;
+        for (code, led) in [
+            (outcome::SOLVED, 0x10u8),
+            (outcome::CONTRADICTION, 0x20),
+            (outcome::STALLED, 0x40),
+            (outcome::OVER_CAPACITY, 0x80),
+            (outcome::INFO, 0x00),
+        ] {
+            g.outcome.next = (code as u64).into();
+            step(&mut g, 2);
+            assert_eq!(leds(&g) & 0xF0, led, "outcome {code}");
+        }
+        // Malformed blinks LED 7.
+        g.outcome.next = (outcome::MALFORMED as u64).into();
+        let mut seen = [false; 2];
+        for _ in 0..64 {
+            step(&mut g, TICK as usize);
+            assert_eq!(leds(&g) & 0x70, 0);
+            seen[(leds(&g) >> 7) as usize] = true;
+        }
+        assert_eq!(seen, [true, true]);
+        g.outcome_valid.next = false;
+        g.outcome.next = (outcome::SOLVED as u64).into();
+        step(&mut g, 2);
+        assert_eq!(leds(&g) & 0xF0, 0, "no outcome while not valid");
+    }
+
+    #[test]
+    fn the_glue_synthesises_without_latches() {
+        let mut g = BoardGlue::default();
+        g.connect_all();
+        yosys_validate("nonogram_bsp_glue", &generate_verilog(&g)).unwrap();
     }
 }
