@@ -8,6 +8,8 @@
 //! * [`report`]: what `send` and `solve` found, as text or JSON, and exit codes;
 //! * [`cli`]: the command line.
 
+#![allow(clippy::needless_range_loop)]
+
 pub mod cli;
 pub mod fake;
 pub mod link;

@@ -516,7 +516,7 @@ mod tests {
             let clue = clue_of(picture, n);
             let known = rng(&mut seed) & rng(&mut seed) & mask(n);
             // Half the time, values consistent with the picture; else random.
-            let value = if rng(&mut seed) % 2 == 0 {
+            let value = if rng(&mut seed).is_multiple_of(2) {
                 picture
             } else {
                 rng(&mut seed)
@@ -568,7 +568,8 @@ mod tests {
     fn counts_match_brute_force_on_small_grids() {
         for (h, w) in [(3usize, 3usize), (3, 4)] {
             let cells = h * w;
-            let mut by_clues: HashMap<(Vec<Vec<usize>>, Vec<Vec<usize>>), usize> = HashMap::new();
+            type Clues = (Vec<Vec<usize>>, Vec<Vec<usize>>);
+            let mut by_clues: HashMap<Clues, usize> = HashMap::new();
             for g in 0..1u64 << cells {
                 let pic: Vec<bool> = (0..cells).map(|i| g >> i & 1 == 1).collect();
                 *by_clues
