@@ -2,12 +2,15 @@
 //! reference model.
 
 pub mod bench;
+pub mod core;
+pub mod driver;
 pub mod model;
 pub mod option_fifo;
 pub mod options;
 pub mod params;
 pub mod parser;
 pub mod protocol;
+pub mod reply;
 pub mod solver;
 pub mod uart_rx;
 pub mod uart_tx;

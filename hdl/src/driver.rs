@@ -1,0 +1,168 @@
+//! Drives the core cycle by cycle from plain Rust: bytes in become levels on
+//! its `rx` pin, levels on its `tx` pin become bytes out. The core's
+//! testbench and the simulated board (`nonogram-sim`) both run on this.
+
+use crate::bench::tick;
+use crate::core::{phase, NonogramCore};
+use rust_hdl::prelude::*;
+use std::collections::VecDeque;
+
+pub struct CoreDriver {
+    core: NonogramCore,
+    clocks_per_bit: u32,
+    /// Clocks per bit of the bytes sent to the core (the host's clock may be off).
+    send_period: f64,
+    to_core: VecDeque<u8>,
+    /// The frame on the rx pin: its 10 levels and the clocks since it began.
+    frame: Option<([bool; 10], u64)>,
+    from_core: Vec<u8>,
+    /// Software receiver of the core's tx pin: clocks since the start bit fell.
+    listening: Option<u64>,
+    listen_bits: u16,
+    framing_errors: u64,
+    cycles: u64,
+}
+
+impl CoreDriver {
+    /// A core with its UART at `clocks_per_bit`, held in reset for a cycle.
+    pub fn new(clocks_per_bit: u32) -> CoreDriver {
+        let mut core = NonogramCore::new(clocks_per_bit);
+        core.connect_all();
+        let mut driver = CoreDriver {
+            core,
+            clocks_per_bit,
+            send_period: clocks_per_bit as f64,
+            to_core: VecDeque::new(),
+            frame: None,
+            from_core: Vec::new(),
+            listening: None,
+            listen_bits: 0,
+            framing_errors: 0,
+            cycles: 0,
+        };
+        driver.core.rx.next = true;
+        driver.core.reset.next = true;
+        tick(&mut driver.core, |c| &mut c.clock);
+        driver.core.reset.next = false;
+        driver
+    }
+
+    /// Sends the host's bytes at a rate off by `error` (for example 0.03 = 3 % slow).
+    pub fn set_send_rate_error(&mut self, error: f64) {
+        self.send_period = self.clocks_per_bit as f64 * (1.0 + error);
+    }
+
+    pub fn clocks_per_bit(&self) -> u32 {
+        self.clocks_per_bit
+    }
+
+    /// Queues bytes for the core's rx pin.
+    pub fn send(&mut self, bytes: &[u8]) {
+        self.to_core.extend(bytes);
+    }
+
+    /// Takes the bytes the core has sent so far.
+    pub fn take_received(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.from_core)
+    }
+
+    /// Clock cycles run since the driver was made.
+    pub fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    /// Bytes from the core with a bad stop bit (never expected).
+    pub fn framing_errors(&self) -> u64 {
+        self.framing_errors
+    }
+
+    /// What the core is doing (see [`phase`]).
+    pub fn phase(&self) -> u8 {
+        self.core.phase.val().to_u8()
+    }
+
+    /// True when stepping would change nothing but the core's idle timers:
+    /// no byte to send or being sent, nothing being received, and the core
+    /// neither solving nor sending.
+    pub fn quiet(&self) -> bool {
+        self.to_core.is_empty()
+            && self.frame.is_none()
+            && self.listening.is_none()
+            && matches!(self.phase(), phase::IDLE | phase::RECEIVING)
+    }
+
+    /// Runs one clock cycle.
+    pub fn step(&mut self) {
+        // Host → core: the rx pin.
+        if self.frame.is_none() {
+            if let Some(byte) = self.to_core.pop_front() {
+                let mut levels = [true; 10];
+                levels[0] = false;
+                for (i, level) in levels[1..9].iter_mut().enumerate() {
+                    *level = byte >> i & 1 == 1;
+                }
+                self.frame = Some((levels, 0));
+            }
+        }
+        self.core.rx.next = match &mut self.frame {
+            Some((levels, t)) => {
+                let bit = (*t as f64 / self.send_period) as usize;
+                *t += 1;
+                let level = levels[bit.min(9)];
+                if (*t as f64) >= 10.0 * self.send_period {
+                    self.frame = None;
+                }
+                level
+            }
+            None => true,
+        };
+        tick(&mut self.core, |c| &mut c.clock);
+        self.cycles += 1;
+        // Core → host: sample the tx pin mid-bit.
+        let level = self.core.tx.val();
+        let cpb = self.clocks_per_bit as u64;
+        match self.listening {
+            None if !level => {
+                self.listening = Some(0);
+                self.listen_bits = 0;
+            }
+            None => {}
+            Some(t) => {
+                let t = t + 1;
+                self.listening = Some(t);
+                if t >= cpb / 2 && (t - cpb / 2) % cpb == 0 {
+                    let bit = (t - cpb / 2) / cpb; // 1..=9 after the start bit
+                    if (1..=8).contains(&bit) {
+                        self.listen_bits |= (level as u16) << (bit - 1);
+                    } else if bit == 9 {
+                        if level {
+                            self.from_core.push(self.listen_bits as u8);
+                        } else {
+                            self.framing_errors += 1;
+                        }
+                        self.listening = None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs until the core has sent a complete reply (up to END_BOARD) or
+    /// `max_cycles` pass; returns the reply's bytes, or `None` on time-out.
+    pub fn run_until_reply(&mut self, max_cycles: u64) -> Option<Vec<u8>> {
+        let mut bytes = Vec::new();
+        for _ in 0..max_cycles {
+            self.step();
+            if self.from_core.is_empty() {
+                continue;
+            }
+            bytes.append(&mut self.from_core);
+            if let Ok((_, used)) = crate::protocol::decode_reply(&bytes) {
+                self.from_core = bytes.split_off(used);
+                return Some(bytes);
+            }
+        }
+        self.from_core = bytes;
+        None
+    }
+}

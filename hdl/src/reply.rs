@@ -1,0 +1,309 @@
+//! Reply assembler: turns a verdict into protocol v1 messages and feeds them,
+//! two bytes each (high byte first), to the UART transmitter.
+//!
+//! Every reply is START_BOARD m, START_BOARD n, the m·n cells in row-major
+//! order (board replies only: ASSIGN with the value, or UNKNOWN), the STATUS
+//! fields 0..=12 in order, END_BOARD. Refusals and INFO replies carry m = n = 0
+//! and no cells. An abort stops the reply at the next message boundary, so
+//! the host never sees half a message.
+
+use crate::constant;
+use crate::params::{COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES};
+use crate::protocol::{code, status, VERSION};
+use rust_hdl::prelude::*;
+
+// The status multiplexer numbers the fields 0..=12 in this order.
+const _: () = {
+    use status::field::*;
+    assert!(OUTCOME == 0 && DETAIL == 1 && CYCLES_0 == 2 && PASSES == 6 && OPTIONS_0 == 7);
+    assert!(MAX_LINE == 9 && FIFO_ADDR_BITS == 10 && VERSION == 11 && MAX_LINES == 12);
+};
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum ReplyPhase {
+    Idle,
+    Header,
+    Cells,
+    Status,
+    Footer,
+}
+
+#[derive(LogicBlock)]
+pub struct ReplyAssembler {
+    pub clock: Signal<In, Clock>,
+    /// Stop at the next message boundary.
+    pub abort: Signal<In, Bit>,
+    /// Pulse: the solver's verdict is ready; reply with the board.
+    pub board_done: Signal<In, Bit>,
+    /// Pulse: the parser refused the board.
+    pub refused: Signal<In, Bit>,
+    /// Pulse: the host asked for the build parameters.
+    pub query: Signal<In, Bit>,
+    pub rows: Signal<In, Bits<DIM_BITS>>,
+    pub columns: Signal<In, Bits<DIM_BITS>>,
+    pub solver_outcome: Signal<In, Bits<3>>,
+    pub contradiction_line: Signal<In, Bits<LINE_ID_BITS>>,
+    pub cycles: Signal<In, Bits<CYCLE_BITS>>,
+    pub passes: Signal<In, Bits<8>>,
+    pub options: Signal<In, Bits<COUNT_BITS>>,
+    pub refuse_outcome: Signal<In, Bits<3>>,
+    pub refuse_detail: Signal<In, Bits<8>>,
+    /// The solver's top grid row, and the request for the next one.
+    pub top_known: Signal<In, Bits<MAX_LINE>>,
+    pub top_value: Signal<In, Bits<MAX_LINE>>,
+    pub next_row: Signal<Out, Bit>,
+    /// To the UART transmitter.
+    pub tx_data: Signal<Out, Bits<8>>,
+    pub tx_start: Signal<Out, Bit>,
+    pub tx_ready: Signal<In, Bit>,
+    /// High until the last byte has been handed to the transmitter.
+    pub busy: Signal<Out, Bit>,
+    phase: DFF<ReplyPhase>,
+    message: DFF<Bits<16>>,
+    pending: DFF<Bit>,
+    low_next: DFF<Bit>,
+    step: DFF<Bits<4>>,
+    column: DFF<Bits<DIM_BITS>>,
+    row: DFF<Bits<DIM_BITS>>,
+    cell_index: DFF<Bits<12>>,
+    rows_q: DFF<Bits<DIM_BITS>>,
+    columns_q: DFF<Bits<DIM_BITS>>,
+    outcome_q: DFF<Bits<8>>,
+    detail_q: DFF<Bits<8>>,
+    cycles_q: DFF<Bits<CYCLE_BITS>>,
+    passes_q: DFF<Bits<8>>,
+    options_q: DFF<Bits<16>>,
+    status_byte: Signal<Local, Bits<8>>,
+    code_start_board: Constant<Bits<3>>,
+    code_assign: Constant<Bits<3>>,
+    code_unknown: Constant<Bits<3>>,
+    code_status: Constant<Bits<3>>,
+    code_end_board: Constant<Bits<3>>,
+    info: Constant<Bits<8>>,
+    max_line: Constant<Bits<8>>,
+    fifo_addr_bits: Constant<Bits<8>>,
+    version: Constant<Bits<8>>,
+    max_lines: Constant<Bits<8>>,
+    last_field: Constant<Bits<4>>,
+    contradiction: Constant<Bits<3>>,
+}
+
+impl Default for ReplyAssembler {
+    fn default() -> Self {
+        ReplyAssembler {
+            clock: Default::default(),
+            abort: Default::default(),
+            board_done: Default::default(),
+            refused: Default::default(),
+            query: Default::default(),
+            rows: Default::default(),
+            columns: Default::default(),
+            solver_outcome: Default::default(),
+            contradiction_line: Default::default(),
+            cycles: Default::default(),
+            passes: Default::default(),
+            options: Default::default(),
+            refuse_outcome: Default::default(),
+            refuse_detail: Default::default(),
+            top_known: Default::default(),
+            top_value: Default::default(),
+            next_row: Default::default(),
+            tx_data: Default::default(),
+            tx_start: Default::default(),
+            tx_ready: Default::default(),
+            busy: Default::default(),
+            phase: Default::default(),
+            message: Default::default(),
+            pending: Default::default(),
+            low_next: Default::default(),
+            step: Default::default(),
+            column: Default::default(),
+            row: Default::default(),
+            cell_index: Default::default(),
+            rows_q: Default::default(),
+            columns_q: Default::default(),
+            outcome_q: Default::default(),
+            detail_q: Default::default(),
+            cycles_q: Default::default(),
+            passes_q: Default::default(),
+            options_q: Default::default(),
+            status_byte: Default::default(),
+            code_start_board: constant(code::START_BOARD),
+            code_assign: constant(code::ASSIGN),
+            code_unknown: constant(code::UNKNOWN),
+            code_status: constant(code::STATUS),
+            code_end_board: constant(code::END_BOARD),
+            info: constant(status::outcome::INFO),
+            max_line: constant(MAX_LINE as u64),
+            fifo_addr_bits: constant(FIFO_ADDR_BITS as u64),
+            version: constant(VERSION),
+            max_lines: constant(MAX_LINES as u64),
+            last_field: constant(status::field::MAX_LINES),
+            contradiction: constant(status::outcome::CONTRADICTION),
+        }
+    }
+}
+
+impl Logic for ReplyAssembler {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, phase, message, pending, low_next, step, column, row, cell_index, rows_q, columns_q,
+            outcome_q, detail_q, cycles_q, passes_q, options_q
+        );
+        self.next_row.next = false;
+        self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
+
+        // Send the pending message, high byte first.
+        self.tx_start.next = self.pending.q.val() & self.tx_ready.val();
+        self.tx_data.next = self.message.q.val().get_bits::<8>(8);
+        if self.low_next.q.val() {
+            self.tx_data.next = self.message.q.val().get_bits::<8>(0);
+        }
+        if self.tx_start.val() {
+            self.low_next.d.next = !self.low_next.q.val();
+            if self.low_next.q.val() {
+                self.pending.d.next = false;
+            }
+        }
+
+        self.status_byte.next = 0.into();
+        // The STATUS field numbered `step` (numbers checked against protocol.rs below).
+        self.status_byte.next = 0.into();
+        if self.step.q.val() == 0 {
+            self.status_byte.next = self.outcome_q.q.val();
+        }
+        if self.step.q.val() == 1 {
+            self.status_byte.next = self.detail_q.q.val();
+        }
+        if self.step.q.val() == 2 {
+            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(0);
+        }
+        if self.step.q.val() == 3 {
+            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(8);
+        }
+        if self.step.q.val() == 4 {
+            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(16);
+        }
+        if self.step.q.val() == 5 {
+            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(24);
+        }
+        if self.step.q.val() == 6 {
+            self.status_byte.next = self.passes_q.q.val();
+        }
+        if self.step.q.val() == 7 {
+            self.status_byte.next = self.options_q.q.val().get_bits::<8>(0);
+        }
+        if self.step.q.val() == 8 {
+            self.status_byte.next = self.options_q.q.val().get_bits::<8>(8);
+        }
+        if self.step.q.val() == 9 {
+            self.status_byte.next = self.max_line.val();
+        }
+        if self.step.q.val() == 10 {
+            self.status_byte.next = self.fifo_addr_bits.val();
+        }
+        if self.step.q.val() == 11 {
+            self.status_byte.next = self.version.val();
+        }
+        if self.step.q.val() == 12 {
+            self.status_byte.next = self.max_lines.val();
+        }
+        // Make the next message once the last one is on its way.
+        if !self.pending.q.val() {
+            match self.phase.q.val() {
+                ReplyPhase::Header => {
+                    self.pending.d.next = true;
+                    self.message.d.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
+                        | (bit_cast::<16, DIM_BITS>(self.rows_q.q.val()) << 1);
+                    if self.step.q.val() == 1 {
+                        self.message.d.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
+                            | (bit_cast::<16, DIM_BITS>(self.columns_q.q.val()) << 1);
+                        self.step.d.next = 0.into();
+                        self.phase.d.next = ReplyPhase::Status;
+                        if self.rows_q.q.val() != 0 {
+                            self.phase.d.next = ReplyPhase::Cells;
+                        }
+                    } else {
+                        self.step.d.next = 1.into();
+                    }
+                }
+                ReplyPhase::Cells => {
+                    self.pending.d.next = true;
+                    self.message.d.next = (bit_cast::<16, 3>(self.code_unknown.val()) << 13)
+                        | (bit_cast::<16, 12>(self.cell_index.q.val()) << 1);
+                    if self.top_known.val().get_bit(self.column.q.val().index()) {
+                        self.message.d.next = (bit_cast::<16, 3>(self.code_assign.val()) << 13)
+                            | (bit_cast::<16, 12>(self.cell_index.q.val()) << 1)
+                            | bit_cast::<16, 1>(
+                                self.top_value.val().get_bit(self.column.q.val().index()).into(),
+                            );
+                    }
+                    self.cell_index.d.next = self.cell_index.q.val() + 1;
+                    self.column.d.next = self.column.q.val() + 1;
+                    if self.column.q.val() + 1 == self.columns_q.q.val() {
+                        self.column.d.next = 0.into();
+                        self.row.d.next = self.row.q.val() + 1;
+                        self.next_row.next = true;
+                        if self.row.q.val() + 1 == self.rows_q.q.val() {
+                            self.phase.d.next = ReplyPhase::Status;
+                        }
+                    }
+                }
+                ReplyPhase::Status => {
+                    self.pending.d.next = true;
+                    self.message.d.next = (bit_cast::<16, 3>(self.code_status.val()) << 13)
+                        | (bit_cast::<16, 4>(self.step.q.val()) << 9)
+                        | (bit_cast::<16, 8>(self.status_byte.val()) << 1);
+                    self.step.d.next = self.step.q.val() + 1;
+                    if self.step.q.val() == self.last_field.val() {
+                        self.phase.d.next = ReplyPhase::Footer;
+                    }
+                }
+                ReplyPhase::Footer => {
+                    self.pending.d.next = true;
+                    self.message.d.next = bit_cast::<16, 3>(self.code_end_board.val()) << 13;
+                    self.phase.d.next = ReplyPhase::Idle;
+                }
+                _ => {}
+            }
+        }
+
+        // An abort stops making messages; the pending one still goes out.
+        if self.abort.val() {
+            self.phase.d.next = ReplyPhase::Idle;
+        }
+        // A new reply: latch what it will say.
+        if self.board_done.val() | self.refused.val() | self.query.val() {
+            self.phase.d.next = ReplyPhase::Header;
+            self.step.d.next = 0.into();
+            self.row.d.next = 0.into();
+            self.column.d.next = 0.into();
+            self.cell_index.d.next = 0.into();
+            self.rows_q.d.next = 0.into();
+            self.columns_q.d.next = 0.into();
+            self.detail_q.d.next = 0.into();
+            self.cycles_q.d.next = 0.into();
+            self.passes_q.d.next = 0.into();
+            self.options_q.d.next = 0.into();
+        }
+        if self.board_done.val() {
+            self.rows_q.d.next = self.rows.val();
+            self.columns_q.d.next = self.columns.val();
+            self.outcome_q.d.next = bit_cast::<8, 3>(self.solver_outcome.val());
+            if self.solver_outcome.val() == self.contradiction.val() {
+                self.detail_q.d.next = bit_cast::<8, LINE_ID_BITS>(self.contradiction_line.val());
+            }
+            self.cycles_q.d.next = self.cycles.val();
+            self.passes_q.d.next = self.passes.val();
+            self.options_q.d.next = bit_cast::<16, COUNT_BITS>(self.options.val());
+        }
+        if self.refused.val() {
+            self.outcome_q.d.next = bit_cast::<8, 3>(self.refuse_outcome.val());
+            self.detail_q.d.next = self.refuse_detail.val();
+        }
+        if self.query.val() {
+            self.outcome_q.d.next = self.info.val();
+        }
+    }
+}
