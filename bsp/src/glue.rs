@@ -19,6 +19,7 @@
 //! shows. While the reset button is held (and during the power-on reset) all
 //! eight LEDs light: a lamp test.
 
+use nonogram_hdl::core::phase;
 use nonogram_hdl::protocol::status::outcome;
 use rust_hdl::prelude::*;
 
@@ -66,6 +67,9 @@ pub struct BoardGlue {
     half_beat: Constant<Bits<7>>,
     stretch_load: Constant<Bits<4>>,
     por_done: Constant<Bits<4>>,
+    receiving: Constant<Bits<2>>,
+    solving: Constant<Bits<2>>,
+    sending: Constant<Bits<2>>,
     solved: Constant<Bits<3>>,
     contradiction: Constant<Bits<3>>,
     stalled: Constant<Bits<3>>,
@@ -105,6 +109,9 @@ impl BoardGlue {
             half_beat: Constant::new((HEARTBEAT_TICKS as u64 / 2).into()),
             stretch_load: Constant::new((STRETCH_TICKS as u64).into()),
             por_done: Constant::new((POR_CLOCKS as u64).into()),
+            receiving: Constant::new((phase::RECEIVING as u64).into()),
+            solving: Constant::new((phase::SOLVING as u64).into()),
+            sending: Constant::new((phase::SENDING as u64).into()),
             solved: Constant::new((outcome::SOLVED as u64).into()),
             contradiction: Constant::new((outcome::CONTRADICTION as u64).into()),
             stalled: Constant::new((outcome::STALLED as u64).into()),
@@ -165,13 +172,13 @@ impl Logic for BoardGlue {
                 self.stretch_tx.d.next = self.stretch_tx.q.val() - 1;
             }
         }
-        if self.phase.val() == 1 {
+        if self.phase.val() == self.receiving.val() {
             self.stretch_rx.d.next = self.stretch_load.val();
         }
-        if self.phase.val() == 2 {
+        if self.phase.val() == self.solving.val() {
             self.stretch_solve.d.next = self.stretch_load.val();
         }
-        if self.phase.val() == 3 {
+        if self.phase.val() == self.sending.val() {
             self.stretch_tx.d.next = self.stretch_load.val();
         }
 
@@ -275,8 +282,12 @@ mod tests {
     fn a_phase_of_one_cycle_shows_for_the_stretch() {
         let mut g = glue();
         step(&mut g, 20);
-        for (phase, led) in [(1u64, 0x02u8), (2, 0x04), (3, 0x08)] {
-            g.phase.next = phase.into();
+        for (p, led) in [
+            (phase::RECEIVING, 0x02u8),
+            (phase::SOLVING, 0x04),
+            (phase::SENDING, 0x08),
+        ] {
+            g.phase.next = (p as u64).into();
             step(&mut g, 1);
             g.phase.next = 0.into();
             step(&mut g, 2);

@@ -7,3 +7,4 @@ pub mod flow;
 pub mod glue;
 pub mod pcf;
 pub mod pins;
+pub mod top;

@@ -1,0 +1,212 @@
+//! `nonogram-bsp`: build the Alchitry Cu bitstream of the nonogram solver,
+//! and program the board.
+//!
+//! ```text
+//! cargo run --release -p nonogram-bsp -- build [--baud 9600] [--out DIR] [--seed N]
+//! cargo run --release -p nonogram-bsp -- flash [--bin PATH]
+//! cargo run --release -p nonogram-bsp -- verilog [--baud 9600] [--out DIR]
+//! ```
+//!
+//! The option FIFO's size is fixed when the gateware is compiled: set
+//! `NONOGRAM_FIFO_ADDR_BITS` (log2 of its entries, default 11) in the
+//! environment of `cargo run`.
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Parser, Subcommand};
+use nonogram_bsp::flow::{self, BuildOptions, HX8K_BRAMS, HX8K_LCS};
+use nonogram_bsp::pcf::{check_pcf, compare_pads, parse_pcf, top_ports, PCF_PATH};
+use nonogram_bsp::top::{clocks_per_bit, declared_pcf, top_verilog};
+use nonogram_hdl::params::{BOARD_CLOCK_HZ, FIFO_ADDR_BITS, FIFO_ENTRIES};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The clock the design must reach: the Cu's oscillator.
+const BOARD_MHZ: f64 = BOARD_CLOCK_HZ as f64 / 1e6;
+
+#[derive(Parser)]
+#[command(
+    name = "nonogram-bsp",
+    about = "Alchitry Cu bitstream of the nonogram solver: build it, flash it",
+    after_help = "The option FIFO holds 2^NONOGRAM_FIFO_ADDR_BITS options (default 2^11 = 2048, \
+                  16 of the 32 block RAMs); set that variable when running cargo to change it, \
+                  e.g. NONOGRAM_FIFO_ADDR_BITS=12 cargo run --release -p nonogram-bsp -- build"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Emit the Verilog, synthesise (yosys), place and route at 100 MHz
+    /// (nextpnr-ice40), pack the bitstream (icepack), and report.
+    Build {
+        /// UART baud rate of the board (sets the clocks per bit).
+        #[arg(long, default_value_t = 9600)]
+        baud: u32,
+        /// Output directory [default: build/ at the workspace root].
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// nextpnr's placer seed (try another when timing is just missed).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Pin constraints [default: constraints/alchitry_cu.pcf].
+        #[arg(long)]
+        pcf: Option<PathBuf>,
+    },
+    /// Program the board's flash with iceprog.
+    Flash {
+        /// Bitstream [default: build/top.bin at the workspace root].
+        #[arg(long)]
+        bin: Option<PathBuf>,
+    },
+    /// Only emit the top level's Verilog (top.v), checked against the pcf.
+    Verilog {
+        #[arg(long, default_value_t = 9600)]
+        baud: u32,
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long)]
+        pcf: Option<PathBuf>,
+    },
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("bsp lives in the workspace")
+        .to_path_buf()
+}
+
+fn default_out() -> PathBuf {
+    workspace_root().join("build")
+}
+
+fn default_pcf() -> PathBuf {
+    workspace_root().join(PCF_PATH)
+}
+
+/// Clocks per bit for `baud`, refused when the rate is off by more than 1 %
+/// or the divisor is out of the UART's range.
+fn divisor(baud: u32) -> Result<u32> {
+    if baud == 0 {
+        bail!("--baud must be positive");
+    }
+    let cpb = clocks_per_bit(baud);
+    if !(16..=65535).contains(&cpb) {
+        bail!(
+            "--baud {baud} gives {cpb} clocks per bit at 100 MHz; the UART takes 16..=65535 \
+             (about 1526 to 6 250 000 baud)"
+        );
+    }
+    let actual = BOARD_CLOCK_HZ as f64 / cpb as f64;
+    let error = (actual - baud as f64).abs() / baud as f64;
+    if error > 0.01 {
+        bail!(
+            "--baud {baud}: the nearest rate 100 MHz divides to is {actual:.0} baud ({:.1} % off)",
+            error * 100.0
+        );
+    }
+    Ok(cpb)
+}
+
+/// Emits and checks the Verilog; writes `out/top.v`; returns it.
+fn emit(baud: u32, out: &Path, pcf_path: &Path) -> Result<String> {
+    let cpb = divisor(baud)?;
+    println!(
+        "top level: {baud} baud ({cpb} clocks per bit), option FIFO 2^{FIFO_ADDR_BITS} = {FIFO_ENTRIES} entries"
+    );
+    let start = Instant::now();
+    let verilog = top_verilog(cpb).map_err(|e| anyhow!(e))?;
+    println!(
+        "  Verilog emitted by RustHDL in {:.1} s ({} lines)",
+        start.elapsed().as_secs_f64(),
+        verilog.lines().count()
+    );
+    // The pins, before any tool runs.
+    let pcf_text = std::fs::read_to_string(pcf_path)
+        .with_context(|| format!("cannot read the pin constraints {}", pcf_path.display()))?;
+    let pcf = parse_pcf(&pcf_text).map_err(|e| anyhow!("{}: {e}", pcf_path.display()))?;
+    let ports = top_ports(&verilog).map_err(|e| anyhow!(e))?;
+    let declared = parse_pcf(&declared_pcf()).map_err(|e| anyhow!(e.0))?;
+    let mut problems = check_pcf(&pcf, &ports);
+    problems.extend(compare_pads(&pcf, &declared));
+    if !problems.is_empty() {
+        bail!(
+            "{} does not match the top level's ports:\n  {}",
+            pcf_path.display(),
+            problems.join("\n  ")
+        );
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    std::fs::write(out.join("top.v"), &verilog).context("cannot write top.v")?;
+    Ok(verilog)
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Cmd::Verilog { baud, out, pcf } => {
+            let out = out.unwrap_or_else(default_out);
+            emit(baud, &out, &pcf.unwrap_or_else(default_pcf))?;
+            println!("  written to {}", out.join("top.v").display());
+        }
+        Cmd::Build { baud, out, seed, pcf } => {
+            let out = out.unwrap_or_else(default_out);
+            let pcf = pcf.unwrap_or_else(default_pcf);
+            let start = Instant::now();
+            let verilog = emit(baud, &out, &pcf)?;
+            let opts = BuildOptions {
+                out_dir: out,
+                pcf,
+                freq_mhz: BOARD_MHZ,
+                seed,
+            };
+            let result = flow::build(&verilog, &opts, |step| println!("{step} ..."))?;
+            let r = &result.report;
+            println!();
+            println!("Alchitry Cu (iCE40-HX8K CB132) build of the nonogram solver");
+            println!("  {baud} baud, option FIFO {FIFO_ENTRIES} entries (NONOGRAM_FIFO_ADDR_BITS={FIFO_ADDR_BITS})");
+            for line in r.to_string().lines() {
+                println!("  {line}");
+            }
+            if (r.lcs_available, r.brams_available) != (HX8K_LCS, HX8K_BRAMS) {
+                println!(
+                    "  (note: nextpnr reports a device of {} LCs, {} BRAMs)",
+                    r.lcs_available, r.brams_available
+                );
+            }
+            let times: Vec<String> = result
+                .steps
+                .iter()
+                .map(|s| format!("{} {:.1} s", s.step, s.time.as_secs_f64()))
+                .collect();
+            println!(
+                "  time         {:.1} s ({})",
+                start.elapsed().as_secs_f64(),
+                times.join(", ")
+            );
+            println!("  bitstream    {}", result.bin.display());
+            println!("  logs         {}", opts.out_dir.display());
+            println!("flash it with: cargo run --release -p nonogram-bsp -- flash");
+        }
+        Cmd::Flash { bin } => {
+            let bin = bin.unwrap_or_else(|| default_out().join("top.bin"));
+            println!("programming the Alchitry Cu's flash with {} ...", bin.display());
+            let text = flow::flash(&bin)?;
+            print!("{text}");
+            println!("done: the board now runs the solver (LED 0 blinks once a second).");
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
