@@ -17,7 +17,7 @@ fn main() {
         seed
     };
     let mut solver = Solver::new();
-    for attempt in 1.. {
+    for attempt in 1..=100_000 {
         let cells: Vec<bool> = (0..width * height).map(|_| next() % 100 < 58).collect();
         let p = Puzzle::from_picture("random", height, width, &cells);
         if solver.line_solve(&p.rows, &p.columns).outcome != LineOutcome::Solved {
@@ -36,6 +36,10 @@ fn main() {
                 .map(|l| format!("{l}\n"))
                 .collect::<String>()
         );
-        break;
+        return;
     }
+    eprintln!(
+        "no {width}x{height} picture in 100 000 attempts was line-solvable and within the board's capacity"
+    );
+    std::process::exit(1);
 }

@@ -129,7 +129,13 @@ impl ModelBoard {
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::TimedOut || e.kind() == io::ErrorKind::WouldBlock => {
-                    stream.idle();
+                    if let Some(reply) = stream.idle() {
+                        if self.behaviour == Behaviour::Model {
+                            port.write_all(&reply)?;
+                            port.flush()?;
+                            replies += 1;
+                        }
+                    }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 // A pty whose other end closed reads EIO.
@@ -167,12 +173,18 @@ enum State {
 }
 
 impl BoardStream {
-    /// The line was idle for 80 bit times: drop a half message and a lone START_BOARD.
-    pub fn idle(&mut self) {
-        self.half = None;
-        if let State::Rows(_) = self.state {
-            self.state = State::Idle;
+    /// The line was idle for 80 bit times: drop a half message and a lone
+    /// START_BOARD; half a message while a board loads refuses it (TRUNCATED).
+    pub fn idle(&mut self) -> Option<Vec<u8>> {
+        let half = self.half.take();
+        match self.state {
+            State::Rows(_) => self.state = State::Idle,
+            State::Board { .. } if half.is_some() => {
+                return self.refuse(outcome::MALFORMED, detail::TRUNCATED);
+            }
+            _ => {}
         }
+        None
     }
 
     /// Takes one byte; returns a reply when the board answers.
@@ -186,9 +198,9 @@ impl BoardStream {
         }
     }
 
-    fn refuse(&mut self, rows: usize, columns: usize, o: u8, d: u8) -> Option<Vec<u8>> {
+    fn refuse(&mut self, o: u8, d: u8) -> Option<Vec<u8>> {
         self.state = State::Idle;
-        Some(refusal(rows, columns, o, d))
+        Some(refusal(o, d))
     }
 
     /// Takes one message; returns a reply when the board answers.
@@ -199,7 +211,7 @@ impl BoardStream {
                 State::Rows(rows) => {
                     let columns = index;
                     if let Err((o, d)) = check_capacity(rows, columns, 0) {
-                        return self.refuse(rows, columns, o, d);
+                        return self.refuse(o, d);
                     }
                     self.state = State::Board {
                         rows,
@@ -222,7 +234,7 @@ impl BoardStream {
             }
             State::Rows(rows) => {
                 let rows = *rows;
-                self.refuse(rows, 0, outcome::MALFORMED, detail::UNEXPECTED)
+                self.refuse(outcome::MALFORMED, detail::UNEXPECTED)
             }
             State::Board {
                 rows,
@@ -238,14 +250,14 @@ impl BoardStream {
                 match (m.code(), option.is_some()) {
                     (code::START_LINE, false) => {
                         if index != lines.len() || index >= total {
-                            return self.refuse(rows, columns, outcome::MALFORMED, detail::WRONG_LINE);
+                            return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
                         }
                         lines.push(Vec::new());
                         *option = Some(0);
                     }
                     (code::ASSIGN, true) => {
                         if index >= length {
-                            return self.refuse(rows, columns, outcome::MALFORMED, detail::CELL_OUT_OF_LINE);
+                            return self.refuse(outcome::MALFORMED, detail::CELL_OUT_OF_LINE);
                         }
                         let o = option.as_mut().expect("open line");
                         if m.value() {
@@ -257,7 +269,7 @@ impl BoardStream {
                     (code::NEXT_OPTION, true) | (code::END_LINE, true) => {
                         *stored += 1;
                         if *stored > FIFO_ENTRIES {
-                            return self.refuse(rows, columns, outcome::OVER_CAPACITY, detail::FIFO_FULL);
+                            return self.refuse(outcome::OVER_CAPACITY, detail::FIFO_FULL);
                         }
                         let line = lines.last_mut().expect("open line");
                         line.push(option.unwrap_or(0));
@@ -269,14 +281,14 @@ impl BoardStream {
                     }
                     (code::END_BOARD, false) => {
                         if lines.len() != total {
-                            return self.refuse(rows, columns, outcome::MALFORMED, detail::WRONG_LINE);
+                            return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
                         }
                         let lines = std::mem::take(lines);
                         self.state = State::Idle;
                         let verdict = solve(rows, columns, &lines);
                         return Some(encode_reply(&verdict));
                     }
-                    _ => return self.refuse(rows, columns, outcome::MALFORMED, detail::UNEXPECTED),
+                    _ => return self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
                 }
                 None
             }
@@ -288,18 +300,18 @@ fn push(out: &mut Vec<u8>, m: Message) {
     out.extend_from_slice(&m.to_bytes());
 }
 
-/// Clock cycles the model board reports: one per option read plus seven per
-/// line visit (the gateware's own count is the hdl model's business).
+/// Clock cycles the model board reports: the reference model's count of the
+/// gateware's cycles, saturating at 32 bits.
 pub fn model_cycles(verdict: &Verdict) -> u32 {
-    (verdict.options_read + 7 * verdict.visits).min(u32::MAX as u64) as u32
+    verdict.cycles.min(u32::MAX as u64) as u32
 }
 
-/// The reply frame for a solved, stalled or contradictory board:
-/// START_BOARD m, START_BOARD n, m·n ASSIGN/UNKNOWN (index r·n + c), the
-/// STATUS fields (outcome, detail, cycles, passes, options), END_BOARD.
+/// The reply frame for a solved, stalled or contradictory board, as the
+/// gateware sends it: START_BOARD m, START_BOARD n, m·n ASSIGN/UNKNOWN
+/// (index r·n + c), the STATUS fields 0..=12 in order, END_BOARD.
 pub fn encode_reply(verdict: &Verdict) -> Vec<u8> {
     if verdict.cells.is_empty() {
-        return refusal(verdict.rows, verdict.columns, verdict.outcome, verdict.detail);
+        return refusal(verdict.outcome, verdict.detail);
     }
     let mut out = Vec::new();
     push(
@@ -339,33 +351,26 @@ fn status_fields(out: &mut Vec<u8>, o: u8, d: u8, cycles: u32, passes: u8, optio
     for (i, b) in options.to_le_bytes().iter().enumerate() {
         push(out, Message::status(field::OPTIONS_0 + i as u8, *b));
     }
+    push(out, Message::status(field::MAX_LINE, MAX_LINE as u8));
+    push(out, Message::status(field::FIFO_ADDR_BITS, FIFO_ADDR_BITS as u8));
+    push(out, Message::status(field::VERSION, VERSION));
+    push(out, Message::status(field::MAX_LINES, MAX_LINES as u8));
 }
 
-/// A reply without cells: the board was refused (over capacity, malformed).
-pub fn refusal(rows: usize, columns: usize, o: u8, d: u8) -> Vec<u8> {
+/// A reply without cells (m = n = 0): the board was refused (over
+/// capacity, malformed).
+pub fn refusal(o: u8, d: u8) -> Vec<u8> {
     let mut out = Vec::new();
-    push(&mut out, Message::new(code::START_BOARD, rows as u16, false));
-    push(&mut out, Message::new(code::START_BOARD, columns as u16, false));
+    push(&mut out, Message::new(code::START_BOARD, 0, false));
+    push(&mut out, Message::new(code::START_BOARD, 0, false));
     status_fields(&mut out, o, d, 0, 0, 0);
     push(&mut out, Message::new(code::END_BOARD, 0, false));
     out
 }
 
-/// The INFO reply to a QUERY: the build parameters.
+/// The INFO reply to a QUERY: the build parameters (m = n = 0, no cells).
 pub fn info_reply() -> Vec<u8> {
-    let mut out = Vec::new();
-    push(&mut out, Message::new(code::START_BOARD, 0, false));
-    push(&mut out, Message::new(code::START_BOARD, 0, false));
-    push(&mut out, Message::status(field::OUTCOME, outcome::INFO));
-    push(&mut out, Message::status(field::MAX_LINE, MAX_LINE as u8));
-    push(
-        &mut out,
-        Message::status(field::FIFO_ADDR_BITS, FIFO_ADDR_BITS as u8),
-    );
-    push(&mut out, Message::status(field::VERSION, VERSION));
-    push(&mut out, Message::status(field::MAX_LINES, MAX_LINES as u8));
-    push(&mut out, Message::new(code::END_BOARD, 0, false));
-    out
+    refusal(outcome::INFO, detail::NONE)
 }
 
 #[cfg(test)]
@@ -434,13 +439,33 @@ mod tests {
     }
 
     #[test]
+    fn idle_mid_message_truncates_a_loading_board() {
+        let p = Puzzle::from_clues("t", vec![vec![1]], vec![vec![1]]);
+        let bytes = crate::wire::encode(&p, false);
+        let mut s = BoardStream::default();
+        assert!(feed(&mut s, &bytes[..7]).is_empty());
+        let (reply, _) = decode_reply(&s.idle().unwrap()).unwrap();
+        assert_eq!(
+            (reply.outcome, reply.detail),
+            (outcome::MALFORMED, detail::TRUNCATED)
+        );
+        assert_eq!((reply.rows, reply.columns, reply.cells.len()), (0, 0, 0));
+        // A pause between whole messages is harmless.
+        let mut s = BoardStream::default();
+        assert!(feed(&mut s, &bytes[..6]).is_empty());
+        assert_eq!(s.idle(), None);
+        let (reply, _) = decode_reply(&feed(&mut s, &bytes[6..])[0]).unwrap();
+        assert_eq!(reply.outcome, outcome::SOLVED);
+    }
+
+    #[test]
     fn idle_drops_a_lone_start_board() {
         let mut s = BoardStream::default();
         let mut bytes = Vec::new();
         push(&mut bytes, Message::new(code::START_BOARD, 3, false));
         feed(&mut s, &bytes);
         feed(&mut s, &[0x55]); // half a message
-        s.idle();
+        assert_eq!(s.idle(), None);
         let p = Puzzle::from_clues("t", vec![vec![1]], vec![vec![1]]);
         let r = feed(&mut s, &crate::wire::encode(&p, false));
         let (reply, _) = decode_reply(&r[0]).unwrap();

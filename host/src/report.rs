@@ -316,6 +316,7 @@ fn refusal_text(d: u8) -> &'static str {
         detail::CELL_OUT_OF_LINE => "a cell outside its line",
         detail::WRONG_LINE => "a line out of order, or END_BOARD too early",
         detail::FIFO_FULL => "the option FIFO is full",
+        detail::TRUNCATED => "the stream stopped in the middle of a message",
         _ => "no detail",
     }
 }
