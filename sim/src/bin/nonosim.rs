@@ -1,0 +1,60 @@
+//! `nonosim`: serves the simulated board on a pseudo-terminal and prints its
+//! path, for any serial client (`nonohost send --port PATH board.txt`).
+
+use clap::Parser;
+use nonogram_sim::{Faults, SimBoard, SIM_CLOCKS_PER_BIT};
+use std::time::Duration;
+
+/// The simulated Alchitry Cu nonogram solver on a pseudo-terminal.
+#[derive(Parser)]
+#[command(
+    version,
+    after_help = "The baud rate set by the client does not matter: the simulated line runs at the simulation's own pace."
+)]
+struct Args {
+    /// Print the simulation's figures (cycles, cycles/s, bytes) every this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    stats: Option<f64>,
+    /// Fault injection: drop every N-th byte from the host.
+    #[arg(long, value_name = "N")]
+    drop_every: Option<u64>,
+    /// Fault injection: corrupt every N-th byte from the host.
+    #[arg(long, value_name = "N")]
+    corrupt_every: Option<u64>,
+    /// Fault injection: the host's bytes arrive this fraction slow (0.03 = 3 %; negative = fast).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    rate_error: f64,
+    /// Fault injection: never answer.
+    #[arg(long)]
+    silent: bool,
+}
+
+fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    let faults = Faults {
+        drop_every: args.drop_every,
+        corrupt_every: args.corrupt_every,
+        rate_error: args.rate_error,
+        silent: args.silent,
+        reply_delay: Duration::ZERO,
+    };
+    let board = SimBoard::spawn(faults)?;
+    println!("{}", board.path());
+    eprintln!(
+        "simulated board on {} ({SIM_CLOCKS_PER_BIT} clocks per bit); Ctrl-C stops it",
+        board.path()
+    );
+    loop {
+        std::thread::sleep(Duration::from_secs_f64(args.stats.unwrap_or(3600.0)));
+        if args.stats.is_some() {
+            let s = board.stats();
+            eprintln!(
+                "{} cycles, {:.0} cycles/s while stepping, {} bytes in, {} bytes out",
+                s.cycles(),
+                s.cycles_per_second(),
+                s.bytes_in(),
+                s.bytes_out()
+            );
+        }
+    }
+}
