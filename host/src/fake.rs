@@ -21,7 +21,7 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How a fake board behaves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +38,10 @@ pub enum Behaviour {
 #[derive(Clone, Debug)]
 pub struct ModelBoard {
     /// Idle gap after which a half message or a lone START_BOARD is dropped
-    /// (the gateware: 80 bit times, 8.3 ms at 9600 baud).
+    /// (a half message while a board loads refuses it as TRUNCATED). The
+    /// gateware's is 80 bit times, 8.3 ms at 9600 baud; a pseudo-terminal has
+    /// no wire timing and a busy machine can pause the writer for longer
+    /// than that, so the default here is 250 ms.
     pub idle: Duration,
     pub behaviour: Behaviour,
 }
@@ -79,7 +82,7 @@ impl Drop for RunningBoard {
 impl ModelBoard {
     pub fn new() -> ModelBoard {
         ModelBoard {
-            idle: Duration::from_micros(80 * 1_000_000 / 9600),
+            idle: Duration::from_millis(250),
             behaviour: Behaviour::Model,
         }
     }
@@ -106,15 +109,21 @@ impl ModelBoard {
     /// Serves `port` until `stop` is set or the port closes; returns how many
     /// replies it sent.
     pub fn serve(&self, mut port: Box<dyn SerialPort>, stop: &AtomicBool) -> io::Result<u64> {
-        port.set_timeout(self.idle.max(Duration::from_millis(1)))
-            .map_err(io::Error::from)?;
+        // Poll often, so that stop() is quick, and time the idle gap apart.
+        port.set_timeout(
+            self.idle
+                .clamp(Duration::from_millis(1), Duration::from_millis(20)),
+        )
+        .map_err(io::Error::from)?;
         let mut stream = BoardStream::default();
         let mut replies = 0;
         let mut buf = [0u8; 4096];
+        let mut last_byte = Instant::now();
         while !stop.load(Ordering::SeqCst) {
             match port.read(&mut buf) {
                 Ok(0) => return Ok(replies),
                 Ok(n) => {
+                    last_byte = Instant::now();
                     for &byte in &buf[..n] {
                         if let Some(reply) = stream.byte(byte) {
                             let reply = match (&self.behaviour, reply) {
@@ -129,6 +138,9 @@ impl ModelBoard {
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::TimedOut || e.kind() == io::ErrorKind::WouldBlock => {
+                    if last_byte.elapsed() < self.idle {
+                        continue;
+                    }
                     if let Some(reply) = stream.idle() {
                         if self.behaviour == Behaviour::Model {
                             port.write_all(&reply)?;
