@@ -244,10 +244,7 @@ impl BoardStream {
                 }
                 None
             }
-            State::Rows(rows) => {
-                let rows = *rows;
-                self.refuse(outcome::MALFORMED, detail::UNEXPECTED)
-            }
+            State::Rows(_) => self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
             State::Board {
                 rows,
                 columns,

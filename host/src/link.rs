@@ -32,6 +32,9 @@ pub struct LinkConfig {
     /// Idle time before sending, so the board forgets any half message
     /// (it does after 80 bit times).
     pub idle_before: Duration,
+    /// Give up when the port takes no byte for this long while sending;
+    /// `None`: 2 s + 3 × a chunk's wire time.
+    pub stall_timeout: Option<Duration>,
 }
 
 impl LinkConfig {
@@ -41,6 +44,7 @@ impl LinkConfig {
             progress: false,
             reply_timeout: None,
             idle_before: idle_before(baud),
+            stall_timeout: None,
         }
     }
 }
@@ -350,8 +354,11 @@ pub fn exchange(
     port.clear(ClearBuffer::Input).map_err(io::Error::from)?;
 
     let chunk = (((baud / 10 / 20) as usize).clamp(4, 4096)) & !1;
-    let wire = crate::wire::wire_seconds(bytes.len() as u64, baud);
-    let send_deadline = Instant::now() + Duration::from_secs_f64(2.0 + 3.0 * wire);
+    // The port may stall (a slow simulator, a full buffer) but must take
+    // some bytes every so often.
+    let stall = config.stall_timeout.unwrap_or_else(|| {
+        Duration::from_secs_f64(2.0 + 3.0 * crate::wire::wire_seconds(chunk as u64, baud))
+    });
     let bar = if config.progress {
         let bar = ProgressBar::new(bytes.len() as u64);
         bar.set_style(
@@ -370,7 +377,7 @@ pub fn exchange(
     let mut sent = 0;
     let mut early = None;
     for piece in bytes.chunks(chunk) {
-        write_all(port, piece, send_deadline).map_err(|e| match e {
+        write_all(port, piece, stall).map_err(|e| match e {
             LinkError::Stuck { .. } => LinkError::Stuck {
                 sent,
                 total: bytes.len(),
@@ -415,11 +422,15 @@ pub fn exchange(
     })
 }
 
-fn write_all(port: &mut dyn SerialPort, mut data: &[u8], deadline: Instant) -> Result<(), LinkError> {
+fn write_all(port: &mut dyn SerialPort, mut data: &[u8], stall: Duration) -> Result<(), LinkError> {
+    let mut deadline = Instant::now() + stall;
     while !data.is_empty() {
         match port.write(data) {
             Ok(0) => return Err(LinkError::Stuck { sent: 0, total: 0 }),
-            Ok(n) => data = &data[n..],
+            Ok(n) => {
+                data = &data[n..];
+                deadline = Instant::now() + stall;
+            }
             Err(e)
                 if matches!(
                     e.kind(),
