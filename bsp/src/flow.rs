@@ -57,6 +57,8 @@ pub struct PathStep {
     pub kind: String,
     pub from_cell: String,
     pub to_cell: String,
+    /// The port it ends at (`I0`.., `CEN` a clock enable, `O` an output).
+    pub to_port: String,
     /// The net, for a routing hop.
     pub net: Option<String>,
     pub delay_ns: f64,
@@ -86,10 +88,15 @@ impl PnrReport {
     /// The critical path in a few lines: its start and end cells, and the
     /// nets it goes through with their delays.
     pub fn critical_path_summary(&self) -> String {
-        let Some(first) = self.critical_path.first() else {
+        let (Some(first), Some(last)) = (self.critical_path.first(), self.critical_path.last()) else {
             return "  (nextpnr reported no critical path)".into();
         };
-        let last = self.critical_path.last().unwrap();
+        // nextpnr 0.4 puts the launching cell in the clock-to-q hop's `to`.
+        let start = if first.kind == "clk-to-q" {
+            &first.to_cell
+        } else {
+            &first.from_cell
+        };
         let total: f64 = self.critical_path.iter().map(|s| s.delay_ns).sum();
         let logic: f64 = self
             .critical_path
@@ -99,8 +106,12 @@ impl PnrReport {
             .sum();
         let levels = self.critical_path.iter().filter(|s| s.kind == "logic").count();
         let mut text = format!(
-            "  from {}\n  to   {}\n  {total:.2} ns: {levels} logic levels ({logic:.2} ns), the rest clock-to-q, routing and setup\n  through the nets (carry-chain hops of no routing delay left out):\n",
-            first.from_cell, last.to_cell
+            "  from {} (cell {})\n  to   {} (cell {}, port {})\n  {total:.2} ns: {levels} logic levels ({logic:.2} ns), the rest clock-to-q, routing and setup\n  through the nets (carry-chain hops of no routing delay left out):\n",
+            rust_hdl_name(start),
+            start,
+            rust_hdl_name(&last.to_cell),
+            last.to_cell,
+            last.to_port
         );
         let mut carry = 0;
         for step in &self.critical_path {
@@ -120,6 +131,27 @@ impl PnrReport {
             text += &format!("              ({carry} carry-chain hops)\n");
         }
         text
+    }
+}
+
+/// The RustHDL signal a nextpnr cell is named after: yosys names a cell
+/// after the net it drives (`core.parser.rows_q.q_SB_DFFE_Q_9_DFFLC` is a
+/// flip-flop of the DFF `rows_q` in block `core.parser`).
+pub fn rust_hdl_name(cell: &str) -> String {
+    let cut = [cell.find("_SB_"), cell.find("_DFFLC"), cell.find('$')]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(cell.len());
+    let name = &cell[..cut];
+    let name = name
+        .strip_suffix(".q")
+        .or(name.strip_suffix(".d"))
+        .unwrap_or(name);
+    if name.is_empty() {
+        cell.to_string()
+    } else {
+        name.to_string()
     }
 }
 
@@ -193,6 +225,7 @@ pub fn parse_report(json: &str) -> Result<PnrReport> {
                 kind: step["type"].as_str().unwrap_or("").to_string(),
                 from_cell: step["from"]["cell"].as_str().unwrap_or("").to_string(),
                 to_cell: step["to"]["cell"].as_str().unwrap_or("").to_string(),
+                to_port: step["to"]["port"].as_str().unwrap_or("").to_string(),
                 net: step["net"].as_str().map(str::to_string),
                 delay_ns: step["delay"].as_f64().unwrap_or(0.0),
             });
@@ -315,6 +348,7 @@ pub fn build(verilog: &str, opts: &BuildOptions, mut progress: impl FnMut(&str))
         step: "yosys",
         time: start.elapsed(),
     });
+    progress(&format!("  yosys took {:.1} s", start.elapsed().as_secs_f64()));
 
     progress("nextpnr-ice40: placing and routing (hx8k, cb132)");
     let start = Instant::now();
@@ -353,6 +387,10 @@ pub fn build(verilog: &str, opts: &BuildOptions, mut progress: impl FnMut(&str))
         step: "nextpnr-ice40",
         time: start.elapsed(),
     });
+    progress(&format!(
+        "  nextpnr-ice40 took {:.1} s",
+        start.elapsed().as_secs_f64()
+    ));
     // nextpnr writes its report even when timing fails (and then exits 1):
     // read it first, to say why.
     let report = fs::read_to_string(dir.join("report.json"))
@@ -484,9 +522,25 @@ mod tests {
         assert!(!r.meets_timing());
         assert_eq!(r.critical_path.len(), 4);
         let summary = r.critical_path_summary();
-        assert!(summary.contains("from a_LC") && summary.contains("to   c_LC"));
+        assert!(
+            summary.contains("from a_LC") && summary.contains("to   c_LC"),
+            "{summary}"
+        );
         assert!(summary.contains("core.x[3]"), "{summary}");
         assert!(r.to_string().contains("FAIL"));
+    }
+
+    #[test]
+    fn cells_are_named_after_their_rust_hdl_signals() {
+        assert_eq!(
+            rust_hdl_name("core.parser.rows_q.q_SB_DFFE_Q_9_DFFLC"),
+            "core.parser.rows_q"
+        );
+        assert_eq!(
+            rust_hdl_name("core.parser.option_q.q_SB_DFFESR_Q_D_SB_LUT4_O_LC"),
+            "core.parser.option_q"
+        );
+        assert_eq!(rust_hdl_name("$nextpnr_ICESTORM_LC_9"), "$nextpnr_ICESTORM_LC_9");
     }
 
     #[test]

@@ -162,7 +162,13 @@ fn run(cli: Cli) -> Result<()> {
                 freq_mhz: BOARD_MHZ,
                 seed,
             };
-            let result = flow::build(&verilog, &opts, |step| println!("{step} ..."))?;
+            let result = flow::build(&verilog, &opts, |step| {
+                if step.starts_with(' ') {
+                    println!("{step}")
+                } else {
+                    println!("{step} ...")
+                }
+            })?;
             let r = &result.report;
             println!();
             println!("Alchitry Cu (iCE40-HX8K CB132) build of the nonogram solver");
