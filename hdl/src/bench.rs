@@ -44,8 +44,19 @@ pub fn uart_waveform(bytes: &[u8], bit_period: f64, lead: usize) -> Vec<bool> {
 /// Runs yosys on the Verilog of `uut` (as `name`): it must parse, have no
 /// latches or undriven nets, and synthesise for the iCE40. Returns the yosys
 /// log. Panics with the log when yosys fails.
-pub fn yosys_check<B: Block>(uut: &B, name: &str) -> String {
+///
+/// Where yosys is not installed the check is skipped with a notice, unless
+/// the `CI` environment variable is set (CI installs yosys and must check).
+pub fn yosys_check<B: Block>(uut: &B, name: &str) -> Option<String> {
     let verilog = generate_verilog(uut);
+    if std::process::Command::new("yosys").arg("-V").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must check the Verilog: install yosys"
+        );
+        eprintln!("skipped the yosys check of {name}: yosys is not installed (apt-get install yosys)");
+        return None;
+    }
     let dir = std::env::temp_dir().join(format!("nonogram-yosys-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("top.v");
@@ -69,7 +80,7 @@ pub fn yosys_check<B: Block>(uut: &B, name: &str) -> String {
         String::from_utf8_lossy(&out.stderr),
         log.lines().rev().take(30).collect::<Vec<_>>().join("\n")
     );
-    log
+    Some(log)
 }
 
 /// Number of cells of the given type in a yosys `stat` log (0 if absent).

@@ -151,16 +151,20 @@ pub struct PortsArgs {
     pub json: bool,
 }
 
-/// A port to the board and whatever must live as long as it (a simulator).
+/// A port to the board, and the simulated board behind it with `--sim`.
 pub struct Link {
     pub port: Box<dyn SerialPort>,
-    pub keep_alive: Option<Box<dyn std::any::Any>>,
+    pub sim: Option<nonogram_sim::SimBoard>,
 }
 
 /// Opens the link `send` talks over: `--sim`, `--port PATH`, or the Alchitry Cu found by USB id.
 pub fn open_link(args: &SendArgs) -> anyhow::Result<Link> {
     if args.sim {
-        anyhow::bail!("simulated board not built yet");
+        let sim = nonogram_sim::SimBoard::spawn(nonogram_sim::Faults::default())
+            .map_err(|e| anyhow::anyhow!("cannot start the simulated board: {e}"))?;
+        // The simulated board talks through a pseudo-terminal, with the same serial-port code.
+        let port = link::open_port(sim.path(), args.baud)?;
+        return Ok(Link { port, sim: Some(sim) });
     }
     let path = match &args.port {
         Some(p) => p.clone(),
@@ -168,7 +172,7 @@ pub fn open_link(args: &SendArgs) -> anyhow::Result<Link> {
     };
     Ok(Link {
         port: link::open_port(&path, args.baud)?,
-        keep_alive: None,
+        sim: None,
     })
 }
 
@@ -253,14 +257,36 @@ fn send(a: &SendArgs) -> i32 {
     let mut config = LinkConfig::new(a.baud);
     config.progress = !a.quiet && !a.json && std::io::stderr().is_terminal();
     config.reply_timeout = a.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
-    let options = SendOptions {
+    let mut options = SendOptions {
         every_cell: a.every_cell,
         no_finish: a.no_finish,
         link: config,
     };
+    if link.sim.is_some() {
+        // The simulated board shows the core a silent line only after a
+        // longer real-time quiet than a real line needs.
+        options.link.idle_before = options.link.idle_before.max(2 * nonogram_sim::QUIET_BEFORE_IDLE);
+        // The host writes into the pseudo-terminal faster than the simulation
+        // consumes it: allow for the simulation's pace, not the wire's.
+        if options.link.reply_timeout.is_none() {
+            let bytes = wire::wire_bytes(&puzzle, a.every_cell);
+            options.link.reply_timeout = Some(nonogram_sim::reply_allowance(bytes));
+        }
+    }
     let report = report::send_board(&puzzle, link.port, &options);
-    drop(link.keep_alive);
-    print_report(&report, a.json)
+    let code = print_report(&report, a.json);
+    if let Some(sim) = link.sim {
+        let stats = sim.stats();
+        if !a.json {
+            println!(
+                "simulated board: {} clock cycles ({} per UART bit) at {:.0} cycles/s",
+                stats.cycles(),
+                nonogram_sim::SIM_CLOCKS_PER_BIT,
+                stats.cycles_per_second()
+            );
+        }
+    }
+    code
 }
 
 #[derive(serde::Serialize)]

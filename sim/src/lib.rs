@@ -139,6 +139,18 @@ impl Drop for SimBoard {
 /// message waits longer than this (`nonohost` does in `--sim` mode).
 pub const QUIET_BEFORE_IDLE: Duration = Duration::from_millis(50);
 
+/// The slowest pace the simulation is expected to keep, even on a loaded
+/// machine (it runs about 80 000 cycles/s on one free core).
+pub const SLOWEST_CYCLES_PER_SECOND: u64 = 10_000;
+
+/// How long a client should wait for the reply after writing `bytes` to the
+/// simulated board: every byte costs 10 bits of SIM_CLOCKS_PER_BIT cycles,
+/// at the slowest expected pace, plus 5 s for the solve and the reply.
+pub fn reply_allowance(bytes: u64) -> Duration {
+    let cycles = bytes * 10 * SIM_CLOCKS_PER_BIT as u64;
+    Duration::from_secs(5) + Duration::from_secs_f64(cycles as f64 / SLOWEST_CYCLES_PER_SECOND as f64)
+}
+
 /// Cycles stepped between looks at the pseudo-terminal while busy.
 const BATCH: u32 = 512;
 
