@@ -1,0 +1,247 @@
+//! End to end: nonohost ↔ the simulated board, through a pseudo-terminal and
+//! the same serial-port code that drives a real Alchitry Cu.
+
+use nonogram_hdl::model;
+use nonogram_hdl::protocol::status::{detail, outcome};
+use nonogram_sim::{Faults, SimBoard, QUIET_BEFORE_IDLE};
+use nonohost::link::{self, LinkConfig};
+use nonohost::puzzle::Puzzle;
+use nonohost::report::{self, Report, SendOptions, Status};
+use nonohost::wire;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn options(reply_timeout: Option<Duration>) -> SendOptions {
+    let mut link = LinkConfig::new(9600);
+    link.idle_before = 2 * QUIET_BEFORE_IDLE;
+    link.reply_timeout = reply_timeout;
+    SendOptions {
+        every_cell: false,
+        no_finish: false,
+        link,
+    }
+}
+
+/// Sends `puzzle` to `board` with nonohost's `send`.
+fn send(board: &SimBoard, puzzle: &Puzzle) -> Report {
+    let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
+    let allowance = nonogram_sim::reply_allowance(wire::wire_bytes(puzzle, false));
+    report::send_board(puzzle, port, &options(Some(allowance)))
+}
+
+fn examples() -> Vec<Puzzle> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let puzzles: Vec<Puzzle> = files.iter().map(|f| Puzzle::load(f).unwrap()).collect();
+    assert!(puzzles.len() >= 8, "the examples are there");
+    puzzles
+}
+
+#[test]
+fn every_example_is_answered_like_the_software_solver() {
+    let board = SimBoard::spawn(Faults::default()).unwrap();
+    for puzzle in examples() {
+        let software = report::solve_in_software(&puzzle);
+        let hardware = send(&board, &puzzle);
+        assert_eq!(
+            hardware.status, software.status,
+            "{}: {:?}",
+            puzzle.name, hardware.error
+        );
+        assert_eq!(hardware.rows, software.rows, "{}", puzzle.name);
+        if hardware.status == Status::Solved {
+            let cells: Vec<bool> = hardware.cells.iter().map(|c| c.unwrap()).collect();
+            puzzle.check_solution(&cells).unwrap();
+        }
+        // The board's own answer agrees with the model, cycle for cycle.
+        let verdict = model::solve_clues(&puzzle.rows, &puzzle.columns);
+        assert_eq!(hardware.cycles, Some(verdict.cycles as u32), "{}", puzzle.name);
+        println!(
+            "{}: {:?} in {} board cycles",
+            puzzle.name, hardware.status, verdict.cycles
+        );
+    }
+    println!(
+        "simulated board: {:.0} cycles/s",
+        board.stats().cycles_per_second()
+    );
+}
+
+#[test]
+fn contradiction_stall_and_capacity() {
+    let board = SimBoard::spawn(Faults::default()).unwrap();
+    // Row 0 is full but column 1 is empty: no solution.
+    let none = Puzzle::from_clues("none", vec![vec![2], vec![]], vec![vec![1], vec![]]);
+    let r = send(&board, &none);
+    assert_eq!(
+        (r.status, r.line_logic.as_deref()),
+        (Status::NoSolution, Some("contradiction"))
+    );
+    // Two diagonals: the board stalls, the host finds two solutions.
+    let two = Puzzle::from_clues("two", vec![vec![1], vec![1]], vec![vec![1], vec![1]]);
+    let r = send(&board, &two);
+    assert_eq!(
+        (r.status, r.line_logic.as_deref()),
+        (Status::SeveralSolutions, Some("stalled"))
+    );
+    // A stalled board with one solution: finished by the host.
+    let probe = Puzzle::from_picture(
+        "probe",
+        4,
+        4,
+        &[
+            true, true, false, false, true, false, false, true, false, false, true, true, false, true, true,
+            false,
+        ],
+    );
+    let verdict = model::solve_clues(&probe.rows, &probe.columns);
+    let r = send(&board, &probe);
+    if verdict.outcome == outcome::STALLED {
+        assert_eq!(r.solved_by.as_deref(), Some("board+host"));
+    }
+    assert!(matches!(r.status, Status::Solved | Status::SeveralSolutions));
+    // Over capacity: refused before a byte is sent.
+    let cells: Vec<bool> = (0..30 * 30).map(|i| (i * 7919) % 11 < 5).collect();
+    let big = Puzzle::from_picture("big", 30, 30, &cells);
+    assert!(wire::check_capacity(&big).is_err());
+    let before = board.stats().bytes_in();
+    let r = send(&board, &big);
+    assert_eq!(r.status, Status::OverCapacity);
+    assert_eq!(board.stats().bytes_in(), before, "nothing was sent");
+}
+
+#[test]
+fn a_silent_board_is_a_timeout_not_a_hang() {
+    let board = SimBoard::spawn(Faults {
+        silent: true,
+        ..Faults::default()
+    })
+    .unwrap();
+    let puzzle = Puzzle::from_clues("x", vec![vec![1]], vec![vec![1]]);
+    let port = link::open_port(board.path(), 9600).unwrap();
+    let start = Instant::now();
+    let r = report::send_board(&puzzle, port, &options(Some(Duration::from_millis(500))));
+    assert_eq!(r.status, Status::Error);
+    assert!(r.error.unwrap().contains("did not answer"));
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn garbage_truncated_and_corrupted_streams_then_a_good_board() {
+    let board = SimBoard::spawn(Faults::default()).unwrap();
+    let good = Puzzle::from_clues(
+        "heart",
+        vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]],
+        vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]],
+    );
+    let stream = wire::encode(&good, false);
+    let mut port = link::open_port(board.path(), 9600).unwrap();
+    let config = options(Some(Duration::from_secs(20))).link;
+    // Waits until the board has said all it will (replies to the garbage).
+    let drain = |port: &mut Box<dyn serialport::SerialPort>| {
+        let mut buffer = [0u8; 256];
+        let mut last = Instant::now();
+        while last.elapsed() < Duration::from_millis(700) {
+            if matches!(port.read(&mut buffer), Ok(n) if n > 0) {
+                last = Instant::now();
+            }
+        }
+    };
+
+    // Garbage: whatever it provokes, the board comes back.
+    let garbage: Vec<u8> = (0..300u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+        .collect();
+    port.write_all(&garbage).unwrap();
+    drain(&mut port);
+    // Truncated: cut in the middle of a message, then silence.
+    let cut = link::exchange(
+        port.as_mut(),
+        &stream[..stream.len() / 2 + 1],
+        Duration::from_secs(20),
+        &config,
+    )
+    .expect("a refusal");
+    assert_eq!(
+        (cut.reply.outcome, cut.reply.detail),
+        (outcome::MALFORMED, detail::TRUNCATED)
+    );
+    // Corrupted: a line number changed on the way.
+    let mut bad = stream.clone();
+    bad[2 * 2 + 1] ^= 0x02; // the third message, START_LINE 0, becomes START_LINE 1
+    let refused = link::exchange(port.as_mut(), &bad, Duration::from_secs(20), &config).expect("a refusal");
+    assert_eq!(
+        (refused.reply.outcome, refused.reply.detail),
+        (outcome::MALFORMED, detail::WRONG_LINE)
+    );
+    // And the next good board is solved.
+    let r = report::send_board(&good, port, &options(Some(Duration::from_secs(20))));
+    assert_eq!(r.status, Status::Solved, "{:?}", r.error);
+}
+
+#[test]
+fn a_host_three_percent_off_and_a_lossy_line() {
+    let puzzle = Puzzle::from_clues(
+        "d",
+        vec![vec![3], vec![1, 1], vec![1, 1], vec![1, 1], vec![3]],
+        vec![vec![5], vec![1, 1], vec![1, 1], vec![3], vec![]],
+    );
+    for error in [-0.03, 0.03] {
+        let board = SimBoard::spawn(Faults {
+            rate_error: error,
+            ..Faults::default()
+        })
+        .unwrap();
+        assert_eq!(send(&board, &puzzle).status, Status::Solved, "{error:+}");
+    }
+    // A line that drops bytes: an error reply or a clear error, never a hang.
+    let board = SimBoard::spawn(Faults {
+        drop_every: Some(9),
+        ..Faults::default()
+    })
+    .unwrap();
+    let r = send(&board, &puzzle);
+    assert!(
+        matches!(r.status, Status::Malformed | Status::Error),
+        "{:?}",
+        r.status
+    );
+}
+
+#[test]
+fn random_puzzles_agree_with_the_model_cell_for_cell() {
+    let board = SimBoard::spawn(Faults::default()).unwrap();
+    let mut seed = 0x1234_5678_9abc_def1u64;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut seen = std::collections::BTreeMap::new();
+    let mut sent = 0;
+    while sent < 16 {
+        let (h, w) = (2 + rand() as usize % 11, 2 + rand() as usize % 11);
+        let cells: Vec<bool> = (0..h * w).map(|_| rand() % 100 < 55).collect();
+        let puzzle = Puzzle::from_picture("random", h, w, &cells);
+        if wire::check_capacity(&puzzle).is_err() {
+            continue;
+        }
+        sent += 1;
+        let verdict = model::solve_clues(&puzzle.rows, &puzzle.columns);
+        let port = link::open_port(board.path(), 9600).unwrap();
+        let mut o = options(Some(nonogram_sim::reply_allowance(wire::wire_bytes(
+            &puzzle, false,
+        ))));
+        o.no_finish = true;
+        let r = report::send_board(&puzzle, port, &o);
+        assert_eq!(r.cells, verdict.cells, "{h}x{w}:\n{}", puzzle.to_board_txt());
+        assert_eq!(r.cycles, Some(verdict.cycles as u32));
+        *seen.entry(verdict.outcome).or_insert(0) += 1;
+    }
+    println!("outcomes (0 solved, 2 stalled): {seen:?}");
+}
