@@ -85,8 +85,8 @@ impl Logic for NonogramCore {
         self.uart_rx.rx.next = self.rx.val();
         self.uart_rx.reset.next = self.reset.val();
         self.parser.reset.next = self.reset.val();
-        self.parser.byte.next = self.uart_rx.data.val();
-        self.parser.byte_valid.next = self.uart_rx.valid.val();
+        self.parser.rx_byte.next = self.uart_rx.data.val();
+        self.parser.rx_byte_valid.next = self.uart_rx.valid.val();
 
         // The FIFO is written by the parser while loading, by the solver while solving.
         self.fifo.clear.next = self.parser.abort.val();

@@ -36,8 +36,8 @@ pub struct MessageParser {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// Bytes from the UART receiver.
-    pub byte: Signal<In, Bits<8>>,
-    pub byte_valid: Signal<In, Bit>,
+    pub rx_byte: Signal<In, Bits<8>>,
+    pub rx_byte_valid: Signal<In, Bit>,
     /// Append `option` to the FIFO.
     pub fifo_write: Signal<Out, Bit>,
     pub option: Signal<Out, Bits<MAX_LINE>>,
@@ -66,6 +66,23 @@ pub struct MessageParser {
     have_high: DFF<Bit>,
     message: DFF<Bits<16>>,
     message_valid: DFF<Bit>,
+    // The decoded message (valid while `act`).
+    act: DFF<Bit>,
+    is_start_board: DFF<Bit>,
+    is_query: DFF<Bit>,
+    is_start_line: DFF<Bit>,
+    is_end_board: DFF<Bit>,
+    is_assign: DFF<Bit>,
+    is_end_line: DFF<Bit>,
+    is_separator: DFF<Bit>,
+    size_zero: DFF<Bit>,
+    size_too_big: DFF<Bit>,
+    is_next_line: DFF<Bit>,
+    line_in_board: DFF<Bit>,
+    line_is_end: DFF<Bit>,
+    line_is_row: DFF<Bit>,
+    cell_in_line: DFF<Bit>,
+    total_lines: DFF<Bits<LINE_ID_BITS>>,
     idle: DFF<Bits<24>>,
     rows_q: DFF<Bits<12>>,
     columns_q: DFF<Bits<12>>,
@@ -107,8 +124,8 @@ impl MessageParser {
         MessageParser {
             clock: Default::default(),
             reset: Default::default(),
-            byte: Default::default(),
-            byte_valid: Default::default(),
+            rx_byte: Default::default(),
+            rx_byte_valid: Default::default(),
             fifo_write: Default::default(),
             option: Default::default(),
             fifo_full: Default::default(),
@@ -129,6 +146,22 @@ impl MessageParser {
             have_high: Default::default(),
             message: Default::default(),
             message_valid: Default::default(),
+            act: Default::default(),
+            is_start_board: Default::default(),
+            is_query: Default::default(),
+            is_start_line: Default::default(),
+            is_end_board: Default::default(),
+            is_assign: Default::default(),
+            is_end_line: Default::default(),
+            is_separator: Default::default(),
+            size_zero: Default::default(),
+            size_too_big: Default::default(),
+            is_next_line: Default::default(),
+            line_in_board: Default::default(),
+            line_is_end: Default::default(),
+            line_is_row: Default::default(),
+            cell_in_line: Default::default(),
+            total_lines: Default::default(),
             idle: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
@@ -177,6 +210,22 @@ impl Logic for MessageParser {
             have_high,
             message,
             message_valid,
+            act,
+            is_start_board,
+            is_query,
+            is_start_line,
+            is_end_board,
+            is_assign,
+            is_end_line,
+            is_separator,
+            size_zero,
+            size_too_big,
+            is_next_line,
+            line_in_board,
+            line_is_end,
+            line_is_row,
+            cell_in_line,
+            total_lines,
             idle,
             rows_q,
             columns_q,
@@ -218,15 +267,15 @@ impl Logic for MessageParser {
         self.message_valid.d.next = false;
 
         // Pair bytes into messages; time the line's silences.
-        if self.byte_valid.val() {
+        if self.rx_byte_valid.val() {
             self.idle.d.next = 0.into();
             if self.have_high.q.val() {
                 self.message.d.next =
-                    (bit_cast::<16, 8>(self.high.q.val()) << 8) | bit_cast::<16, 8>(self.byte.val());
+                    (bit_cast::<16, 8>(self.high.q.val()) << 8) | bit_cast::<16, 8>(self.rx_byte.val());
                 self.message_valid.d.next = true;
                 self.have_high.d.next = false;
             } else {
-                self.high.d.next = self.byte.val();
+                self.high.d.next = self.rx_byte.val();
                 self.have_high.d.next = true;
             }
         } else if self.idle.q.val() != self.idle_timeout.val() {
@@ -245,24 +294,50 @@ impl Logic for MessageParser {
             }
         }
 
-        // Act on a complete message.
+        // Decode a complete message into registered flags (one cycle), so
+        // that the state machine below acts on short paths.
+        self.act.d.next = self.message_valid.q.val();
         if self.message_valid.q.val() {
-            if self.message.q.val().get_bits::<3>(13) == self.code_start_board.val() {
+            self.is_start_board.d.next =
+                self.message.q.val().get_bits::<3>(13) == self.code_start_board.val();
+            self.is_query.d.next = self.message.q.val().get_bits::<3>(13) == self.code_query.val();
+            self.is_start_line.d.next = self.message.q.val().get_bits::<3>(13) == self.code_start_line.val();
+            self.is_end_board.d.next = self.message.q.val().get_bits::<3>(13) == self.code_end_board.val();
+            self.is_assign.d.next = self.message.q.val().get_bits::<3>(13) == self.code_assign.val();
+            self.is_end_line.d.next = self.message.q.val().get_bits::<3>(13) == self.code_end_line.val();
+            self.is_separator.d.next = (self.message.q.val().get_bits::<3>(13)
+                == self.code_next_option.val())
+                | (self.message.q.val().get_bits::<3>(13) == self.code_end_line.val());
+            self.size_zero.d.next =
+                (self.rows_q.q.val() == 0) | (self.message.q.val().get_bits::<12>(1) == 0);
+            self.size_too_big.d.next = (self.rows_q.q.val() > self.max_line.val())
+                | (self.message.q.val().get_bits::<12>(1) > self.max_line.val())
+                | ((bit_cast::<13, 12>(self.rows_q.q.val())
+                    + bit_cast::<13, 12>(self.message.q.val().get_bits::<12>(1)))
+                    > self.max_lines.val());
+            self.is_next_line.d.next =
+                bit_cast::<12, LINE_ID_BITS>(self.line.q.val()) == self.message.q.val().get_bits::<12>(1);
+            self.line_in_board.d.next = self.line.q.val() < self.total_lines.q.val();
+            self.line_is_end.d.next = self.line.q.val() == self.total_lines.q.val();
+            self.line_is_row.d.next = bit_cast::<12, LINE_ID_BITS>(self.line.q.val()) < self.rows_q.q.val();
+            self.cell_in_line.d.next = self.message.q.val().get_bits::<12>(1) < self.line_length.q.val();
+        }
+
+        // Act on it.
+        if self.act.q.val() {
+            if self.is_start_board.q.val() {
                 if self.state.q.val() == ParseState::GotRows {
                     self.columns_q.d.next = self.message.q.val().get_bits::<12>(1);
+                    self.total_lines.d.next = bit_cast::<LINE_ID_BITS, 12>(self.rows_q.q.val())
+                        + bit_cast::<LINE_ID_BITS, 12>(self.message.q.val().get_bits::<12>(1));
                     self.line.d.next = 0.into();
                     self.state.d.next = ParseState::ExpectLine;
-                    if (self.rows_q.q.val() == 0) | (self.message.q.val().get_bits::<12>(1) == 0) {
+                    if self.size_zero.q.val() {
                         self.refuse_q.d.next = true;
                         self.outcome_q.d.next = self.malformed.val();
                         self.detail_q.d.next = self.bad_size.val();
                         self.state.d.next = ParseState::Idle;
-                    } else if (self.rows_q.q.val() > self.max_line.val())
-                        | (self.message.q.val().get_bits::<12>(1) > self.max_line.val())
-                        | ((bit_cast::<13, 12>(self.rows_q.q.val())
-                            + bit_cast::<13, 12>(self.message.q.val().get_bits::<12>(1)))
-                            > self.max_lines.val())
-                    {
+                    } else if self.size_too_big.q.val() {
                         self.refuse_q.d.next = true;
                         self.outcome_q.d.next = self.over_capacity.val();
                         self.detail_q.d.next = self.bad_size.val();
@@ -274,7 +349,7 @@ impl Logic for MessageParser {
                     self.rows_q.d.next = self.message.q.val().get_bits::<12>(1);
                     self.state.d.next = ParseState::GotRows;
                 }
-            } else if self.message.q.val().get_bits::<3>(13) == self.code_query.val() {
+            } else if self.is_query.q.val() {
                 self.abort_q.d.next = true;
                 self.query_q.d.next = true;
                 self.state.d.next = ParseState::Idle;
@@ -291,19 +366,14 @@ impl Logic for MessageParser {
                         self.outcome_q.d.next = self.malformed.val();
                         self.detail_q.d.next = self.unexpected.val();
                         self.state.d.next = ParseState::Idle;
-                        if self.message.q.val().get_bits::<3>(13) == self.code_start_line.val() {
-                            if (bit_cast::<12, LINE_ID_BITS>(self.line.q.val())
-                                == self.message.q.val().get_bits::<12>(1))
-                                & ((bit_cast::<13, LINE_ID_BITS>(self.line.q.val()))
-                                    < (bit_cast::<13, 12>(self.rows_q.q.val())
-                                        + bit_cast::<13, 12>(self.columns_q.q.val())))
-                            {
+                        if self.is_start_line.q.val() {
+                            if self.is_next_line.q.val() & self.line_in_board.q.val() {
                                 self.refuse_q.d.next = false;
                                 self.state.d.next = ParseState::InLine;
                                 self.option_q.d.next = 0.into();
                                 self.line_options.d.next = 0.into();
                                 // Rows are as long as there are columns, and vice versa.
-                                if bit_cast::<12, LINE_ID_BITS>(self.line.q.val()) < self.rows_q.q.val() {
+                                if self.line_is_row.q.val() {
                                     self.line_length.d.next = self.columns_q.q.val();
                                 } else {
                                     self.line_length.d.next = self.rows_q.q.val();
@@ -312,11 +382,8 @@ impl Logic for MessageParser {
                                 self.detail_q.d.next = self.wrong_line.val();
                             }
                         }
-                        if self.message.q.val().get_bits::<3>(13) == self.code_end_board.val() {
-                            if (bit_cast::<13, LINE_ID_BITS>(self.line.q.val()))
-                                == (bit_cast::<13, 12>(self.rows_q.q.val())
-                                    + bit_cast::<13, 12>(self.columns_q.q.val()))
-                            {
+                        if self.is_end_board.q.val() {
+                            if self.line_is_end.q.val() {
                                 self.refuse_q.d.next = false;
                                 self.solve_q.d.next = true;
                                 self.state.d.next = ParseState::Solving;
@@ -326,8 +393,8 @@ impl Logic for MessageParser {
                         }
                     }
                     ParseState::InLine => {
-                        if self.message.q.val().get_bits::<3>(13) == self.code_assign.val() {
-                            if self.message.q.val().get_bits::<12>(1) < self.line_length.q.val() {
+                        if self.is_assign.q.val() {
+                            if self.cell_in_line.q.val() {
                                 self.option_q.d.next = self.option_q.q.val().replace_bit(
                                     self.message.q.val().get_bits::<12>(1).index(),
                                     self.message.q.val().get_bit(0),
@@ -338,9 +405,7 @@ impl Logic for MessageParser {
                                 self.detail_q.d.next = self.cell_out_of_line.val();
                                 self.state.d.next = ParseState::Idle;
                             }
-                        } else if (self.message.q.val().get_bits::<3>(13) == self.code_next_option.val())
-                            | (self.message.q.val().get_bits::<3>(13) == self.code_end_line.val())
-                        {
+                        } else if self.is_separator.q.val() {
                             if self.fifo_full.val() {
                                 self.refuse_q.d.next = true;
                                 self.outcome_q.d.next = self.over_capacity.val();
@@ -349,7 +414,7 @@ impl Logic for MessageParser {
                             } else {
                                 self.fifo_write_q.d.next = true;
                                 self.line_options.d.next = self.line_options.q.val() + 1;
-                                if self.message.q.val().get_bits::<3>(13) == self.code_end_line.val() {
+                                if self.is_end_line.q.val() {
                                     self.state.d.next = ParseState::EndLine;
                                 }
                             }
@@ -424,7 +489,7 @@ mod tests {
         fn cycle(&mut self) {
             self.uut.fifo_full.next = self.options.len() >= self.capacity;
             tick(&mut self.uut, |u| &mut u.clock);
-            self.uut.byte_valid.next = false;
+            self.uut.rx_byte_valid.next = false;
             let u = &self.uut;
             if u.fifo_write.val() && self.options.len() < self.capacity {
                 self.options.push(u.option.val().to_u64());
@@ -445,8 +510,8 @@ mod tests {
         /// Bytes as the UART delivers them: one per 10 bit times.
         fn send(&mut self, bytes: &[u8]) {
             for &b in bytes {
-                self.uut.byte.next = (b as u64).into();
-                self.uut.byte_valid.next = true;
+                self.uut.rx_byte.next = (b as u64).into();
+                self.uut.rx_byte_valid.next = true;
                 for _ in 0..10 * CPB {
                     self.cycle();
                 }

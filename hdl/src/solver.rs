@@ -79,7 +79,7 @@ pub struct Solver {
     pub cycles: Signal<Out, Bits<CYCLE_BITS>>,
     pub passes: Signal<Out, Bits<8>>,
     /// After `done`: the top row of the grid (bit c = column c), and a
-    /// request to rotate the next row up.
+    /// request to rotate the next row up (it is there two cycles later).
     pub top_known: Signal<Out, Bits<MAX_LINE>>,
     pub top_value: Signal<Out, Bits<MAX_LINE>>,
     pub next_row: Signal<In, Bit>,
@@ -114,10 +114,15 @@ pub struct Solver {
     new_value: Signal<Local, Bits<MAX_LINE>>,
     in_row_phase: Signal<Local, Bit>,
     total_lines: Signal<Local, Bits<LINE_ID_BITS>>,
-    rotate_up: Signal<Local, Bit>,
-    rotate_left: Signal<Local, Bit>,
-    insert_row: Signal<Local, Bit>,
-    insert_column: Signal<Local, Bit>,
+    // Grid commands, registered: they take effect a cycle after the state
+    // machine issues them, so the 2 048 grid flops see a short enable path.
+    clear_grid: DFF<Bit>,
+    insert_known: DFF<Bits<MAX_LINE>>,
+    insert_value: DFF<Bits<MAX_LINE>>,
+    rotate_up: DFF<Bit>,
+    rotate_left: DFF<Bit>,
+    insert_row: DFF<Bit>,
+    insert_column: DFF<Bit>,
     ones: Constant<Bits<MAX_LINE>>,
     one: Constant<Bits<33>>,
     grid_size: Constant<Bits<DIM_BITS>>,
@@ -182,6 +187,9 @@ impl Default for Solver {
             new_value: Default::default(),
             in_row_phase: Default::default(),
             total_lines: Default::default(),
+            clear_grid: Default::default(),
+            insert_known: Default::default(),
+            insert_value: Default::default(),
             rotate_up: Default::default(),
             rotate_left: Default::default(),
             insert_row: Default::default(),
@@ -223,7 +231,14 @@ impl Logic for Solver {
             outcome_q,
             cycles_q,
             passes_q,
-            done_q
+            done_q,
+            clear_grid,
+            insert_known,
+            insert_value,
+            rotate_up,
+            rotate_left,
+            insert_row,
+            insert_column
         );
         for i in 0..MAX_LINE {
             self.known[i].clock.next = self.clock.val();
@@ -268,10 +283,10 @@ impl Logic for Solver {
         self.count_write_data.next = self.survivors.q.val();
         self.count_write.next = false;
         self.fifo_read.next = false;
-        self.rotate_up.next = false;
-        self.rotate_left.next = false;
-        self.insert_row.next = false;
-        self.insert_column.next = false;
+        self.rotate_up.d.next = false;
+        self.rotate_left.d.next = false;
+        self.insert_row.d.next = false;
+        self.insert_column.d.next = false;
         self.done_q.d.next = false;
         if self.busy.val() {
             self.cycles_q.d.next = self.cycles_q.q.val() + 1;
@@ -320,13 +335,13 @@ impl Logic for Solver {
                 }
                 if self.in_row_phase.val() {
                     // Row 0 leaves at the top and comes back, updated, at the bottom.
-                    self.rotate_up.next = true;
-                    self.insert_row.next = true;
+                    self.rotate_up.d.next = true;
+                    self.insert_row.d.next = true;
                     self.row_offset.d.next = self.row_offset.q.val() + 1;
                 } else {
                     // Column 0 leaves on the left and comes back, updated, on the right.
-                    self.rotate_left.next = true;
-                    self.insert_column.next = true;
+                    self.rotate_left.d.next = true;
+                    self.insert_column.d.next = true;
                     self.column_offset.d.next = self.column_offset.q.val() + 1;
                 }
                 if self.survivors.q.val() == 0 {
@@ -361,7 +376,7 @@ impl Logic for Solver {
                     self.state.d.next = SolveState::Fetch;
                 } else {
                     self.pad.d.next = self.pad.q.val() - 1;
-                    self.rotate_up.next = true;
+                    self.rotate_up.d.next = true;
                     self.row_offset.d.next = self.row_offset.q.val() + 1;
                 }
             }
@@ -370,16 +385,16 @@ impl Logic for Solver {
                     self.state.d.next = SolveState::Fetch;
                 } else {
                     self.pad.d.next = self.pad.q.val() - 1;
-                    self.rotate_left.next = true;
+                    self.rotate_left.d.next = true;
                     self.column_offset.d.next = self.column_offset.q.val() + 1;
                 }
             }
             SolveState::Realign => {
                 if self.row_offset.q.val() != 0 {
-                    self.rotate_up.next = true;
+                    self.rotate_up.d.next = true;
                     self.row_offset.d.next = self.row_offset.q.val() + 1;
                 } else if self.column_offset.q.val() != 0 {
-                    self.rotate_left.next = true;
+                    self.rotate_left.d.next = true;
                     self.column_offset.d.next = self.column_offset.q.val() + 1;
                 } else {
                     self.done_q.d.next = true;
@@ -388,7 +403,7 @@ impl Logic for Solver {
             }
             SolveState::Done => {
                 if self.next_row.val() {
-                    self.rotate_up.next = true;
+                    self.rotate_up.d.next = true;
                 }
             }
             _ => {
@@ -412,37 +427,42 @@ impl Logic for Solver {
 
         // Grid moves: the rotations, and the visited line's update entering
         // at the far end (MAX_LINE is 32: bit 31 is the far column).
-        if self.rotate_up.val() {
+        if self.rotate_up.q.val() {
             for i in 0..LAST {
                 self.known[i].d.next = self.known[i + 1].q.val();
                 self.value[i].d.next = self.value[i + 1].q.val();
             }
             self.known[31].d.next = self.known[0].q.val();
             self.value[31].d.next = self.value[0].q.val();
-            if self.insert_row.val() {
-                self.known[31].d.next = self.new_known.val();
-                self.value[31].d.next = self.new_value.val();
+            if self.insert_row.q.val() {
+                self.known[31].d.next = self.insert_known.q.val();
+                self.value[31].d.next = self.insert_value.q.val();
             }
         }
-        if self.rotate_left.val() {
+        if self.rotate_left.q.val() {
             for i in 0..MAX_LINE {
                 self.known[i].d.next =
                     (self.known[i].q.val() >> 1).replace_bit(31, self.known[i].q.val().get_bit(0));
                 self.value[i].d.next =
                     (self.value[i].q.val() >> 1).replace_bit(31, self.value[i].q.val().get_bit(0));
-                if self.insert_column.val() {
+                if self.insert_column.q.val() {
                     self.known[i].d.next =
-                        (self.known[i].q.val() >> 1).replace_bit(31, self.new_known.val().get_bit(i));
+                        (self.known[i].q.val() >> 1).replace_bit(31, self.insert_known.q.val().get_bit(i));
                     self.value[i].d.next =
-                        (self.value[i].q.val() >> 1).replace_bit(31, self.new_value.val().get_bit(i));
+                        (self.value[i].q.val() >> 1).replace_bit(31, self.insert_value.q.val().get_bit(i));
                 }
             }
         }
-        if self.start.val() {
+        if self.clear_grid.q.val() {
             for i in 0..MAX_LINE {
                 self.known[i].d.next = 0.into();
                 self.value[i].d.next = 0.into();
             }
+        }
+        self.clear_grid.d.next = self.start.val();
+        self.insert_known.d.next = self.new_known.val();
+        self.insert_value.d.next = self.new_value.val();
+        if self.start.val() {
             self.line.d.next = 0.into();
             self.quiet.d.next = 0.into();
             self.window_full.d.next = true;
@@ -562,6 +582,7 @@ pub(crate) mod tests {
             b.solver.next_row.next = true;
             tick(&mut b, |b| &mut b.clock);
             b.solver.next_row.next = false;
+            tick(&mut b, |b| &mut b.clock);
         }
         Run {
             outcome: b.solver.outcome.val().to_u8(),
