@@ -111,9 +111,21 @@ pub struct Solver {
     column_known: Signal<Local, Bits<MAX_LINE>>,
     column_value: Signal<Local, Bits<MAX_LINE>>,
     new_known: Signal<Local, Bits<MAX_LINE>>,
+    start_row_mask: Signal<Local, Bits<MAX_LINE>>,
+    start_column_mask: Signal<Local, Bits<MAX_LINE>>,
     new_value: Signal<Local, Bits<MAX_LINE>>,
-    in_row_phase: Signal<Local, Bit>,
-    total_lines: Signal<Local, Bits<LINE_ID_BITS>>,
+    // Board constants, registered at `start` to keep them off the datapath.
+    row_phase: DFF<Bit>,
+    row_mask: DFF<Bits<MAX_LINE>>,
+    column_mask: DFF<Bits<MAX_LINE>>,
+    last_row: DFF<Bits<LINE_ID_BITS>>,
+    last_line: DFF<Bits<LINE_ID_BITS>>,
+    total_lines: DFF<Bits<LINE_ID_BITS>>,
+    row_pad: DFF<Bits<DIM_BITS>>,
+    column_pad: DFF<Bits<DIM_BITS>>,
+    // The visit's verdict on its line, registered a cycle ahead of Update.
+    line_changed: DFF<Bit>,
+    line_full: DFF<Bit>,
     // Grid commands, registered: they take effect a cycle after the state
     // machine issues them, so the 2 048 grid flops see a short enable path.
     clear_grid: DFF<Bit>,
@@ -124,7 +136,6 @@ pub struct Solver {
     insert_row: DFF<Bit>,
     insert_column: DFF<Bit>,
     ones: Constant<Bits<MAX_LINE>>,
-    one: Constant<Bits<33>>,
     grid_size: Constant<Bits<DIM_BITS>>,
     solved: Constant<Bits<3>>,
     contradiction: Constant<Bits<3>>,
@@ -184,9 +195,19 @@ impl Default for Solver {
             column_known: Default::default(),
             column_value: Default::default(),
             new_known: Default::default(),
+            start_row_mask: Default::default(),
+            start_column_mask: Default::default(),
             new_value: Default::default(),
-            in_row_phase: Default::default(),
+            row_phase: Default::default(),
+            row_mask: Default::default(),
+            column_mask: Default::default(),
+            last_row: Default::default(),
+            last_line: Default::default(),
             total_lines: Default::default(),
+            row_pad: Default::default(),
+            column_pad: Default::default(),
+            line_changed: Default::default(),
+            line_full: Default::default(),
             clear_grid: Default::default(),
             insert_known: Default::default(),
             insert_value: Default::default(),
@@ -195,7 +216,6 @@ impl Default for Solver {
             insert_row: Default::default(),
             insert_column: Default::default(),
             ones: constant(u32::MAX),
-            one: constant(1u64),
             grid_size: constant(MAX_LINE as u64),
             solved: constant(outcome::SOLVED),
             contradiction: constant(outcome::CONTRADICTION),
@@ -238,7 +258,17 @@ impl Logic for Solver {
             rotate_up,
             rotate_left,
             insert_row,
-            insert_column
+            insert_column,
+            row_phase,
+            row_mask,
+            column_mask,
+            last_row,
+            last_line,
+            total_lines,
+            row_pad,
+            column_pad,
+            line_changed,
+            line_full
         );
         for i in 0..MAX_LINE {
             self.known[i].clock.next = self.clock.val();
@@ -259,9 +289,19 @@ impl Logic for Solver {
                 .val()
                 .replace_bit(i, self.value[i].q.val().get_bit(0));
         }
-        self.in_row_phase.next = bit_cast::<DIM_BITS, LINE_ID_BITS>(self.line.q.val()) < self.rows.val();
-        self.total_lines.next = bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val())
-            + bit_cast::<LINE_ID_BITS, DIM_BITS>(self.columns.val());
+        // The line masks of this board: bit i is set for i < length.
+        self.start_row_mask.next = 0.into();
+        self.start_column_mask.next = 0.into();
+        for i in 0..MAX_LINE {
+            self.start_row_mask.next = self
+                .start_row_mask
+                .val()
+                .replace_bit(i, self.columns.val().index() > i);
+            self.start_column_mask.next = self
+                .start_column_mask
+                .val()
+                .replace_bit(i, self.rows.val().index() > i);
+        }
         self.new_known.next = (self.all.q.val() | !self.any.q.val()) & self.line_mask.q.val();
         self.new_value.next = self.all.q.val() & self.line_mask.q.val();
         if self.survivors.q.val() == 0 {
@@ -269,6 +309,8 @@ impl Logic for Solver {
             self.new_known.next = self.line_known.q.val();
             self.new_value.next = self.line_value.q.val();
         }
+        self.line_changed.d.next = self.new_known.val() != self.line_known.q.val();
+        self.line_full.d.next = self.new_known.val() == self.line_mask.q.val();
 
         self.busy.next = (self.state.q.val() != SolveState::Idle) & (self.state.q.val() != SolveState::Done);
         self.done.next = self.done_q.q.val();
@@ -302,15 +344,14 @@ impl Logic for Solver {
                 self.survivors.d.next = 0.into();
                 self.all.d.next = self.ones.val();
                 self.any.d.next = 0.into();
-                if self.in_row_phase.val() {
+                if self.row_phase.q.val() {
                     self.line_known.d.next = self.known[0].q.val();
                     self.line_value.d.next = self.value[0].q.val();
-                    self.line_mask.d.next =
-                        bit_cast::<MAX_LINE, 33>((self.one.val() << self.columns.val()) - 1);
+                    self.line_mask.d.next = self.row_mask.q.val();
                 } else {
                     self.line_known.d.next = self.column_known.val();
                     self.line_value.d.next = self.column_value.val();
-                    self.line_mask.d.next = bit_cast::<MAX_LINE, 33>((self.one.val() << self.rows.val()) - 1);
+                    self.line_mask.d.next = self.column_mask.q.val();
                 }
                 self.state.d.next = SolveState::Stream;
             }
@@ -325,15 +366,14 @@ impl Logic for Solver {
             SolveState::Update => {
                 self.count_write.next = true;
                 self.state.d.next = SolveState::Advance;
-                if self.new_known.val() != self.line_known.q.val() {
+                if self.line_changed.q.val() {
                     self.quiet.d.next = 0.into();
                     self.window_full.d.next = true;
                 } else {
                     self.quiet.d.next = self.quiet.q.val() + 1;
-                    self.window_full.d.next =
-                        self.window_full.q.val() & (self.new_known.val() == self.line_mask.q.val());
+                    self.window_full.d.next = self.window_full.q.val() & self.line_full.q.val();
                 }
-                if self.in_row_phase.val() {
+                if self.row_phase.q.val() {
                     // Row 0 leaves at the top and comes back, updated, at the bottom.
                     self.rotate_up.d.next = true;
                     self.insert_row.d.next = true;
@@ -352,22 +392,24 @@ impl Logic for Solver {
             SolveState::Advance => {
                 self.line.d.next = self.line.q.val() + 1;
                 self.state.d.next = SolveState::Fetch;
-                if self.quiet.q.val() == self.total_lines.val() {
+                if self.quiet.q.val() == self.total_lines.q.val() {
                     self.state.d.next = SolveState::Realign;
                     if self.window_full.q.val() {
                         self.outcome_q.d.next = self.solved.val();
                     } else {
                         self.outcome_q.d.next = self.stalled.val();
                     }
-                } else if bit_cast::<DIM_BITS, LINE_ID_BITS>(self.line.q.val()) + 1 == self.rows.val() {
-                    self.pad.d.next = self.grid_size.val() - self.rows.val();
+                } else if self.line.q.val() == self.last_row.q.val() {
+                    self.row_phase.d.next = false;
+                    self.pad.d.next = self.row_pad.q.val();
                     self.state.d.next = SolveState::PadRows;
-                } else if self.line.q.val() + 1 == self.total_lines.val() {
+                } else if self.line.q.val() == self.last_line.q.val() {
                     self.line.d.next = 0.into();
+                    self.row_phase.d.next = true;
                     if self.passes_q.q.val() != 255 {
                         self.passes_q.d.next = self.passes_q.q.val() + 1;
                     }
-                    self.pad.d.next = self.grid_size.val() - self.columns.val();
+                    self.pad.d.next = self.column_pad.q.val();
                     self.state.d.next = SolveState::PadColumns;
                 }
             }
@@ -463,6 +505,17 @@ impl Logic for Solver {
         self.insert_known.d.next = self.new_known.val();
         self.insert_value.d.next = self.new_value.val();
         if self.start.val() {
+            self.row_phase.d.next = true;
+            self.row_mask.d.next = self.start_row_mask.val();
+            self.column_mask.d.next = self.start_column_mask.val();
+            self.last_row.d.next = bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val()) - 1;
+            self.total_lines.d.next = bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val())
+                + bit_cast::<LINE_ID_BITS, DIM_BITS>(self.columns.val());
+            self.last_line.d.next = bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val())
+                + bit_cast::<LINE_ID_BITS, DIM_BITS>(self.columns.val())
+                - 1;
+            self.row_pad.d.next = self.grid_size.val() - self.rows.val();
+            self.column_pad.d.next = self.grid_size.val() - self.columns.val();
             self.line.d.next = 0.into();
             self.quiet.d.next = 0.into();
             self.window_full.d.next = true;
