@@ -42,6 +42,7 @@ pub struct NonogramCore {
     options_loaded: DFF<Bits<COUNT_BITS>>,
     outcome_q: DFF<Bits<3>>,
     outcome_valid_q: DFF<Bit>,
+    phase_q: DFF<Bits<2>>,
     reply_outcome: Signal<Local, Bits<3>>,
 }
 
@@ -65,6 +66,7 @@ impl NonogramCore {
             options_loaded: Default::default(),
             outcome_q: Default::default(),
             outcome_valid_q: Default::default(),
+            phase_q: Default::default(),
             reply_outcome: Default::default(),
         }
     }
@@ -73,7 +75,7 @@ impl NonogramCore {
 impl Logic for NonogramCore {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, options_loaded, outcome_q, outcome_valid_q);
+        dff_setup!(self, clock, options_loaded, outcome_q, outcome_valid_q, phase_q);
         self.uart_rx.clock.next = self.clock.val();
         self.parser.clock.next = self.clock.val();
         self.fifo.clock.next = self.clock.val();
@@ -139,15 +141,17 @@ impl Logic for NonogramCore {
         self.tx.next = self.uart_tx.tx.val();
 
         // Status for LEDs and the simulated board.
-        self.phase.next = 0.into();
+        // (Registered: the LEDs' logic is far from the UART's.)
+        self.phase.next = self.phase_q.q.val();
+        self.phase_q.d.next = 0.into();
         if self.parser.loading.val() {
-            self.phase.next = 1.into();
+            self.phase_q.d.next = 1.into();
         }
         if self.reply.busy.val() | !self.uart_tx.ready.val() {
-            self.phase.next = 3.into();
+            self.phase_q.d.next = 3.into();
         }
         if self.solver.busy.val() {
-            self.phase.next = 2.into();
+            self.phase_q.d.next = 2.into();
         }
         self.outcome.next = self.outcome_q.q.val();
         self.outcome_valid.next = self.outcome_valid_q.q.val();

@@ -7,6 +7,9 @@ use crate::core::{phase, NonogramCore};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
+/// Cycles without activity after which the core is taken to be waiting.
+const CALM_CYCLES: u64 = 64;
+
 pub struct CoreDriver {
     core: NonogramCore,
     clocks_per_bit: u32,
@@ -21,6 +24,8 @@ pub struct CoreDriver {
     listen_bits: u16,
     framing_errors: u64,
     cycles: u64,
+    /// Cycles since anything moved on either pin or the core was busy.
+    calm: u64,
 }
 
 impl CoreDriver {
@@ -39,6 +44,7 @@ impl CoreDriver {
             listen_bits: 0,
             framing_errors: 0,
             cycles: 0,
+            calm: 0,
         };
         driver.core.rx.next = true;
         driver.core.reset.next = true;
@@ -83,12 +89,10 @@ impl CoreDriver {
 
     /// True when stepping would change nothing but the core's idle timers:
     /// no byte to send or being sent, nothing being received, and the core
-    /// neither solving nor sending.
+    /// neither solving nor sending for a while (the last byte in takes a few
+    /// cycles to become a message, and a message to become a solve).
     pub fn quiet(&self) -> bool {
-        self.to_core.is_empty()
-            && self.frame.is_none()
-            && self.listening.is_none()
-            && matches!(self.phase(), phase::IDLE | phase::RECEIVING)
+        self.to_core.is_empty() && self.calm >= CALM_CYCLES
     }
 
     /// Runs one clock cycle.
@@ -118,6 +122,10 @@ impl CoreDriver {
         };
         tick(&mut self.core, |c| &mut c.clock);
         self.cycles += 1;
+        let busy = self.frame.is_some()
+            || self.listening.is_some()
+            || !matches!(self.phase(), phase::IDLE | phase::RECEIVING);
+        self.calm = if busy { 0 } else { self.calm + 1 };
         // Core → host: sample the tx pin mid-bit.
         let level = self.core.tx.val();
         let cpb = self.clocks_per_bit as u64;
