@@ -27,6 +27,9 @@ struct Args {
     /// Fault injection: never answer.
     #[arg(long)]
     silent: bool,
+    /// Fault injection: hold each reply byte back this many milliseconds.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    reply_delay_ms: u64,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -36,7 +39,7 @@ fn main() -> anyhow::Result<()> {
         corrupt_every: args.corrupt_every,
         rate_error: args.rate_error,
         silent: args.silent,
-        reply_delay: Duration::ZERO,
+        reply_delay: Duration::from_millis(args.reply_delay_ms),
     };
     let board = SimBoard::spawn(faults)?;
     println!("{}", board.path());
