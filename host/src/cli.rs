@@ -1,4 +1,4 @@
-//! The command line: `send`, `solve`, `info`, `encode`, `ports`.
+//! The command line: `send`, `solve`, `info`, `encode`, `ports`, `census`, `sweep`.
 
 use crate::link::{self, LinkConfig, DEFAULT_BAUD};
 use crate::puzzle::{Format, Puzzle};
@@ -50,6 +50,12 @@ pub enum Command {
     Encode(EncodeArgs),
     /// List serial ports, marking the Alchitry Cu's UART.
     Ports(PortsArgs),
+    /// Classify every grid of a size (5x5: 2^25) with the reference model and
+    /// the software solver; compare with the published figures.
+    Census(crate::census::Args),
+    /// Random puzzles through the simulated gateware core and the reference
+    /// model; every disagreement is written as a puzzle file.
+    Sweep(crate::sweep::Args),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -231,6 +237,8 @@ where
         Command::Info(a) => info(&a),
         Command::Encode(a) => encode(&a),
         Command::Ports(a) => ports(&a),
+        Command::Census(a) => crate::census::run(&a),
+        Command::Sweep(a) => crate::sweep::run(&a),
     }
 }
 

@@ -6,16 +6,20 @@
 //! * [`fake`]: a model board that serves a serial port (for tests);
 //! * [`solver`]: the software solver (line logic and search);
 //! * [`report`]: what `send` and `solve` found, as text or JSON, and exit codes;
+//! * [`census`]: every grid of a small size through the reference model and the solver;
+//! * [`sweep`]: random puzzles through the simulated gateware core and the reference model;
 //! * [`cli`]: the command line.
 
 #![allow(clippy::needless_range_loop)]
 
+pub mod census;
 pub mod cli;
 pub mod fake;
 pub mod link;
 pub mod puzzle;
 pub mod report;
 pub mod solver;
+pub mod sweep;
 pub mod wire;
 
 pub use puzzle::Puzzle;

@@ -1,0 +1,752 @@
+//! The gateware against its reference model, at scale: random puzzles run
+//! through the simulated core ([`CoreDriver`], the real gateware clocked
+//! cycle by cycle, bytes in and out through its UART pins) and through
+//! [`model::solve`]; the outcome, the detail, every cell, the solver's clock
+//! cycles, the passes and the options stored must all agree.
+//!
+//! Puzzle `i` of a sweep depends only on the seed and `i` (not on the thread
+//! that runs it), so a sweep is reproducible. A puzzle is the clues of a
+//! random picture (each cell filled with probability `density`, rows and
+//! columns drawn independently from the size range); one over the board's
+//! capacity ([`model::check_capacity`]) is drawn again. One puzzle in
+//! [`EVERY_CELL_ONE_IN`] is sent with every cell of every option (the
+//! original host's encoding), the others with only the filled cells.
+//!
+//! Every disagreement is printed and written as a board.txt file (the
+//! differences in its comments) that `nonohost send --sim`, `nonohost solve`
+//! and `nonohost sweep --replay` read back.
+
+use crate::puzzle::Puzzle;
+use indicatif::ProgressBar;
+use nonogram_hdl::driver::CoreDriver;
+use nonogram_hdl::model::{self, Verdict};
+use nonogram_hdl::options::{self, LineOptions};
+use nonogram_hdl::protocol::{decode_reply, encode_board, status::outcome, Reply};
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Clocks per UART bit of the simulated core (the fewest its receiver takes).
+pub const CLOCKS_PER_BIT: u32 = 4;
+
+/// One puzzle in this many is sent with every cell of every option.
+pub const EVERY_CELL_ONE_IN: u64 = 8;
+
+/// Draws of a picture before a puzzle that fits the board is given up.
+const ATTEMPTS: u32 = 100;
+
+/// Disagreement files written at most per sweep (all are counted and printed).
+const MAX_FILES: usize = 100;
+
+/// What a sweep runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Rows and columns are each drawn from this range.
+    pub sizes: RangeInclusive<usize>,
+    /// Puzzles to run.
+    pub count: u64,
+    /// Probability that a cell of the random picture is filled.
+    pub density: f64,
+    pub seed: u64,
+    pub threads: usize,
+    /// Where disagreements are written (`None`: nowhere).
+    pub out: Option<PathBuf>,
+}
+
+/// What a sweep found.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// Puzzles run through the core and the model.
+    pub puzzles: u64,
+    pub solved: u64,
+    pub stalled: u64,
+    pub contradictions: u64,
+    /// Puzzles sent with every cell of every option.
+    pub every_cell: u64,
+    /// Pictures drawn again because their puzzle was over the board's capacity.
+    pub redrawn: u64,
+    /// Puzzles given up after [`ATTEMPTS`] draws over capacity.
+    pub given_up: u64,
+    /// Puzzles on which the core and the model disagree.
+    pub disagreements: u64,
+    /// Options stored, summed over the puzzles.
+    pub options: u64,
+    /// Options read by the solver (the model's count), summed.
+    pub options_read: u64,
+    /// Line visits (the model's count), summed.
+    pub visits: u64,
+    /// The solver's clock cycles as the core reported them, summed.
+    pub solver_cycles: u64,
+    /// Clock cycles simulated in all (UART in and out, and the solve).
+    pub simulated_cycles: u64,
+    /// Bytes sent to the core.
+    pub bytes_sent: u64,
+}
+
+impl Stats {
+    fn add(&mut self, o: &Stats) {
+        self.puzzles += o.puzzles;
+        self.solved += o.solved;
+        self.stalled += o.stalled;
+        self.contradictions += o.contradictions;
+        self.every_cell += o.every_cell;
+        self.redrawn += o.redrawn;
+        self.given_up += o.given_up;
+        self.disagreements += o.disagreements;
+        self.options += o.options;
+        self.options_read += o.options_read;
+        self.visits += o.visits;
+        self.solver_cycles += o.solver_cycles;
+        self.simulated_cycles += o.simulated_cycles;
+        self.bytes_sent += o.bytes_sent;
+    }
+
+    /// The gateware's solver cycles per option read.
+    pub fn cycles_per_option(&self) -> f64 {
+        self.solver_cycles as f64 / self.options_read.max(1) as f64
+    }
+
+    /// Solver cycles besides one per option read, per line visit.
+    pub fn overhead_per_visit(&self) -> f64 {
+        (self.solver_cycles as f64 - self.options_read as f64) / self.visits.max(1) as f64
+    }
+}
+
+/// A puzzle on which the core and the model disagree.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub puzzle: Puzzle,
+    pub every_cell: bool,
+    pub differences: Vec<String>,
+    /// The file it was written to.
+    pub file: Option<PathBuf>,
+}
+
+/// One puzzle's run through the core and the model.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub verdict: Verdict,
+    /// What differs between the core's reply and the model (empty: they agree).
+    pub differences: Vec<String>,
+    pub simulated_cycles: u64,
+    pub bytes_sent: u64,
+    /// The core's reply, if it sent one.
+    pub reply: Option<Reply>,
+}
+
+/// splitmix64: a small, good generator, seeded per puzzle.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Total options of a puzzle in closed form (no enumeration).
+fn option_total(puzzle: &Puzzle) -> u64 {
+    puzzle
+        .lines()
+        .map(|(clue, length)| options::count(clue, length))
+        .fold(0u64, u64::saturating_add)
+}
+
+/// Whether the board takes the puzzle.
+fn fits(puzzle: &Puzzle) -> bool {
+    let total = option_total(puzzle).min(usize::MAX as u64) as usize;
+    model::check_capacity(puzzle.height(), puzzle.width(), total).is_ok()
+}
+
+/// Puzzle `index` of the sweep with `seed`: the puzzle, whether it is sent
+/// with every cell, and the pictures drawn again because they did not fit
+/// (`None` if none of [`ATTEMPTS`] fit).
+pub fn random_puzzle(
+    seed: u64,
+    index: u64,
+    sizes: &RangeInclusive<usize>,
+    density: f64,
+) -> (Option<(Puzzle, bool)>, u64) {
+    let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03);
+    let every_cell = next(&mut state).is_multiple_of(EVERY_CELL_ONE_IN);
+    let (lo, hi) = (*sizes.start(), *sizes.end());
+    let span = (hi - lo + 1) as u64;
+    for attempt in 0..ATTEMPTS {
+        let rows = lo + (next(&mut state) % span) as usize;
+        let columns = lo + (next(&mut state) % span) as usize;
+        let cells: Vec<bool> = (0..rows * columns)
+            .map(|_| ((next(&mut state) >> 11) as f64) / ((1u64 << 53) as f64) < density)
+            .collect();
+        let name = format!("sweep seed {seed} puzzle {index}");
+        let mut puzzle = Puzzle::from_picture(&name, rows, columns, &cells);
+        puzzle.title = Some(name);
+        if fits(&puzzle) {
+            return (Some((puzzle, every_cell)), attempt as u64);
+        }
+    }
+    (None, ATTEMPTS as u64)
+}
+
+/// The option lists of every line (rows, then columns).
+fn lines_of(puzzle: &Puzzle) -> Vec<Vec<u64>> {
+    puzzle
+        .lines()
+        .map(|(clue, length)| LineOptions::new(clue, length).collect())
+        .collect()
+}
+
+/// What differs between the core's reply and the model's verdict.
+pub fn compare(reply: &Reply, verdict: &Verdict) -> Vec<String> {
+    let mut d = Vec::new();
+    let mut field = |name: &str, core: u64, model: u64| {
+        if core != model {
+            d.push(format!("{name}: core {core}, model {model}"));
+        }
+    };
+    field("rows", reply.rows as u64, verdict.rows as u64);
+    field("columns", reply.columns as u64, verdict.columns as u64);
+    field("outcome", reply.outcome as u64, verdict.outcome as u64);
+    field("detail", reply.detail as u64, verdict.detail as u64);
+    field("solver cycles", reply.cycles as u64, verdict.cycles);
+    field("passes", reply.passes as u64, verdict.passes as u64);
+    field("options stored", reply.options as u64, verdict.options as u64);
+    if reply.cells.len() != verdict.cells.len() {
+        d.push(format!(
+            "cells: core sent {}, model has {}",
+            reply.cells.len(),
+            verdict.cells.len()
+        ));
+    } else {
+        let show = |c: Option<bool>| match c {
+            Some(true) => '#',
+            Some(false) => '.',
+            None => '?',
+        };
+        let columns = verdict.columns.max(1);
+        let wrong: Vec<String> = (0..verdict.cells.len())
+            .filter(|&i| reply.cells[i] != verdict.cells[i])
+            .map(|i| {
+                format!(
+                    "({}, {}) core {} model {}",
+                    i / columns,
+                    i % columns,
+                    show(reply.cells[i]),
+                    show(verdict.cells[i])
+                )
+            })
+            .collect();
+        if !wrong.is_empty() {
+            let more = if wrong.len() > 8 {
+                format!(" and {} more", wrong.len() - 8)
+            } else {
+                String::new()
+            };
+            d.push(format!(
+                "{} cells differ (row, column): {}{more}",
+                wrong.len(),
+                wrong[..wrong.len().min(8)].join(", ")
+            ));
+        }
+    }
+    d
+}
+
+/// Runs one puzzle through the core (on `driver`) and the model. The puzzle
+/// must fit the board. On a time-out or a garbled reply the driver is
+/// replaced by a fresh core, so the next puzzle starts clean.
+pub fn run_puzzle(driver: &mut CoreDriver, puzzle: &Puzzle, every_cell: bool) -> Run {
+    let (rows, columns) = (puzzle.height(), puzzle.width());
+    let lines = lines_of(puzzle);
+    let verdict = model::solve(rows, columns, &lines);
+    let mut bytes = Vec::new();
+    encode_board(
+        rows,
+        columns,
+        lines.iter().map(|l| l.iter().copied()),
+        every_cell,
+        &mut bytes,
+    );
+    let cpb = driver.clocks_per_bit() as u64;
+    // Reply: the size pair, every cell, a dozen STATUS messages, END_BOARD.
+    let reply_bytes = 2 * (2 + rows * columns + 16 + 1) as u64;
+    let budget = 2 * 10 * cpb * (bytes.len() as u64 + reply_bytes) + 2 * verdict.cycles + 100_000;
+    let (cycles_before, framing_before) = (driver.cycles(), driver.framing_errors());
+    driver.send(&bytes);
+    let answer = driver.run_until_reply(budget);
+    let simulated_cycles = driver.cycles() - cycles_before;
+    let mut differences = Vec::new();
+    let mut reply = None;
+    let mut fresh = false;
+    match answer {
+        None => {
+            differences.push(format!("the core sent no complete reply within {budget} cycles"));
+            fresh = true;
+        }
+        Some(raw) => match decode_reply(&raw) {
+            Ok((r, _)) => {
+                differences.extend(compare(&r, &verdict));
+                reply = Some(r);
+            }
+            Err(e) => {
+                differences.push(format!("garbled reply: {e}"));
+                fresh = true;
+            }
+        },
+    }
+    let stray = driver.take_received();
+    if !stray.is_empty() {
+        differences.push(format!("{} stray bytes after the reply", stray.len()));
+        fresh = true;
+    }
+    if driver.framing_errors() != framing_before {
+        differences.push("framing errors on the core's tx pin".into());
+        fresh = true;
+    }
+    if fresh {
+        *driver = CoreDriver::new(driver.clocks_per_bit());
+    }
+    Run {
+        verdict,
+        differences,
+        simulated_cycles,
+        bytes_sent: bytes.len() as u64,
+        reply,
+    }
+}
+
+/// The board.txt text of a disagreement: the puzzle, with the differences,
+/// the encoding and the picture in comments.
+pub fn failure_text(failure: &Failure) -> String {
+    let mut s = String::new();
+    s.push_str("# nonohost sweep: the simulated core and the reference model disagree\n");
+    for d in &failure.differences {
+        s.push_str(&format!("# - {d}\n"));
+    }
+    s.push_str(&format!(
+        "# sent with {} (replay: nonohost sweep --replay FILE; nonohost send --sim{} FILE)\n",
+        if failure.every_cell {
+            "every cell of every option"
+        } else {
+            "only the filled cells"
+        },
+        if failure.every_cell { " --every-cell" } else { "" }
+    ));
+    if let Some(picture) = &failure.puzzle.picture {
+        s.push_str("# the picture the clues come from:\n");
+        for row in picture.chunks(failure.puzzle.width().max(1)) {
+            let line: String = row.iter().map(|&b| if b { '#' } else { '.' }).collect();
+            s.push_str(&format!("#   {line}\n"));
+        }
+    }
+    s.push_str(&failure.puzzle.to_board_txt());
+    s
+}
+
+/// Writes a disagreement into `dir` (created if missing) as `stem.txt`.
+pub fn write_failure(dir: &Path, stem: &str, failure: &Failure) -> std::io::Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(format!("{stem}.txt"));
+    std::fs::write(&path, failure_text(failure))?;
+    Ok(path)
+}
+
+/// Runs a sweep on `config.threads` threads, each with its own core,
+/// advancing `progress` per puzzle. Disagreements are printed as they come
+/// (through `progress`) and written into `config.out`.
+pub fn sweep(config: &Config, progress: &ProgressBar) -> (Stats, Vec<Failure>) {
+    let next_index = AtomicU64::new(0);
+    let failures = Mutex::new(Vec::new());
+    let mut total = Stats::default();
+    let parts: Vec<Stats> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..config.threads.max(1))
+            .map(|_| {
+                let (next_index, failures) = (&next_index, &failures);
+                scope.spawn(move || {
+                    let mut driver = CoreDriver::new(CLOCKS_PER_BIT);
+                    let mut stats = Stats::default();
+                    loop {
+                        let index = next_index.fetch_add(1, Ordering::Relaxed);
+                        if index >= config.count {
+                            break;
+                        }
+                        let (drawn, redrawn) =
+                            random_puzzle(config.seed, index, &config.sizes, config.density);
+                        stats.redrawn += redrawn;
+                        let Some((puzzle, every_cell)) = drawn else {
+                            stats.given_up += 1;
+                            progress.inc(1);
+                            continue;
+                        };
+                        let run = run_puzzle(&mut driver, &puzzle, every_cell);
+                        stats.puzzles += 1;
+                        stats.every_cell += every_cell as u64;
+                        match run.verdict.outcome {
+                            outcome::SOLVED => stats.solved += 1,
+                            outcome::STALLED => stats.stalled += 1,
+                            _ => stats.contradictions += 1,
+                        }
+                        stats.options += run.verdict.options as u64;
+                        stats.options_read += run.verdict.options_read;
+                        stats.visits += run.verdict.visits;
+                        stats.solver_cycles += run.reply.as_ref().map_or(0, |r| r.cycles as u64);
+                        stats.simulated_cycles += run.simulated_cycles;
+                        stats.bytes_sent += run.bytes_sent;
+                        if !run.differences.is_empty() {
+                            stats.disagreements += 1;
+                            let mut failure = Failure {
+                                puzzle,
+                                every_cell,
+                                differences: run.differences,
+                                file: None,
+                            };
+                            let mut list = failures.lock().unwrap_or_else(|e| e.into_inner());
+                            if let Some(dir) = config.out.as_deref().filter(|_| list.len() < MAX_FILES) {
+                                let stem = format!(
+                                    "sweep-seed{}-{index}-{}x{}",
+                                    config.seed,
+                                    failure.puzzle.height(),
+                                    failure.puzzle.width()
+                                );
+                                match write_failure(dir, &stem, &failure) {
+                                    Ok(path) => failure.file = Some(path),
+                                    Err(e) => progress.suspend(|| {
+                                        eprintln!("error: cannot write into {}: {e}", dir.display())
+                                    }),
+                                }
+                            }
+                            progress.suspend(|| print_failure(&failure));
+                            list.push(failure);
+                        }
+                        progress.inc(1);
+                    }
+                    stats
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a sweep thread panicked"))
+            .collect()
+    });
+    for p in &parts {
+        total.add(p);
+    }
+    (total, failures.into_inner().unwrap_or_else(|e| e.into_inner()))
+}
+
+fn print_failure(f: &Failure) {
+    println!(
+        "DISAGREEMENT on {} ({}x{}, {}):",
+        f.puzzle.title.as_deref().unwrap_or(&f.puzzle.name),
+        f.puzzle.height(),
+        f.puzzle.width(),
+        if f.every_cell {
+            "every cell"
+        } else {
+            "filled cells"
+        }
+    );
+    for d in &f.differences {
+        println!("  {d}");
+    }
+    if let Some(file) = &f.file {
+        println!("  written to {}", file.display());
+    }
+}
+
+/// Parses `N`, `A..=B`, `A..B` (B excluded) or `A-B` (B included).
+pub fn parse_sizes(s: &str) -> Result<RangeInclusive<usize>, String> {
+    let bad = || format!("not a size range: {s:?} (write N, A..=B or A-B, for example 6..=15)");
+    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+    let (lo, hi) = if let Some((a, b)) = s.split_once("..=") {
+        (number(a)?, number(b)?)
+    } else if let Some((a, b)) = s.split_once("..") {
+        let b = number(b)?;
+        (number(a)?, b.checked_sub(1).ok_or_else(bad)?)
+    } else if let Some((a, b)) = s.split_once('-') {
+        (number(a)?, number(b)?)
+    } else {
+        let n = number(s)?;
+        (n, n)
+    };
+    let max = nonogram_hdl::params::MAX_LINE;
+    if lo == 0 || lo > hi || hi > max {
+        return Err(format!("sizes must be within 1..={max} and not empty: {s:?}"));
+    }
+    Ok(lo..=hi)
+}
+
+/// `nonohost sweep`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Puzzles to run.
+    #[arg(long, default_value_t = 10_000)]
+    pub count: u64,
+    /// Rows and columns of the random pictures.
+    #[arg(long, default_value_t = 5, conflicts_with = "sizes")]
+    pub size: usize,
+    /// Rows and columns drawn (each on its own) from this range instead: N, A..=B or A-B.
+    #[arg(long, value_name = "RANGE", value_parser = parse_sizes)]
+    pub sizes: Option<RangeInclusive<usize>>,
+    /// Probability that a cell of a random picture is filled.
+    #[arg(long, default_value_t = 0.5)]
+    pub density: f64,
+    /// Seed of the random puzzles (puzzle i depends only on the seed and i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads, each with its own simulated core (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Where disagreements are written as board.txt files.
+    #[arg(long, value_name = "DIR", default_value = "sweep-failures")]
+    pub out: PathBuf,
+    /// Instead of random puzzles, run these puzzle files (in both encodings).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["count", "size", "sizes", "seed"])]
+    pub replay: Vec<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `nonohost sweep`; 0 when the core and the model agree on every puzzle, 1 otherwise.
+pub fn run(args: &Args) -> i32 {
+    use std::io::IsTerminal;
+    if !args.replay.is_empty() {
+        return replay(&args.replay, args.json);
+    }
+    let sizes = args.sizes.clone().unwrap_or(args.size..=args.size);
+    if let Err(e) = parse_sizes(&format!("{}..={}", sizes.start(), sizes.end())) {
+        eprintln!("error: {e}");
+        return crate::exit::ERROR;
+    }
+    if !(0.0..=1.0).contains(&args.density) {
+        eprintln!(
+            "error: the density is a probability (0 to 1), not {}",
+            args.density
+        );
+        return crate::exit::ERROR;
+    }
+    let config = Config {
+        sizes: sizes.clone(),
+        count: args.count,
+        density: args.density,
+        seed: args.seed,
+        threads: args.threads.unwrap_or_else(crate::census::default_threads).max(1),
+        out: Some(args.out.clone()),
+    };
+    let bar = if !args.quiet && !args.json && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(config.count);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "sweep {wide_bar} {human_pos}/{human_len} puzzles ({per_sec}, {eta} left)",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = std::time::Instant::now();
+    let (stats, failures) = sweep(&config, &bar);
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let size_text = if sizes.start() == sizes.end() {
+        format!("{0}x{0}", sizes.start())
+    } else {
+        format!("{}..={} rows and columns", sizes.start(), sizes.end())
+    };
+    let ok = stats.disagreements == 0 && stats.given_up == 0;
+    if args.json {
+        let j = serde_json::json!({
+            "sizes": [sizes.start(), sizes.end()],
+            "density": config.density,
+            "seed": config.seed,
+            "threads": config.threads,
+            "stats": stats,
+            "cycles_per_option": stats.cycles_per_option(),
+            "overhead_per_visit": stats.overhead_per_visit(),
+            "seconds": seconds,
+            "puzzles_per_second": stats.puzzles as f64 / seconds,
+            "simulated_cycles_per_second": stats.simulated_cycles as f64 / seconds,
+            "failure_files": failures.iter().filter_map(|f| f.file.as_ref()).collect::<Vec<_>>(),
+            "ok": ok,
+        });
+        println!("{j}");
+    } else {
+        println!(
+            "sweep: {} random puzzles, {size_text}, density {:.2}, seed {}, {} thread{}",
+            stats.puzzles,
+            config.density,
+            config.seed,
+            config.threads,
+            if config.threads == 1 { "" } else { "s" }
+        );
+        println!(
+            "outcomes: {} solved, {} stalled, {} contradictions; {} sent with every cell; {} pictures over capacity drawn again{}",
+            stats.solved,
+            stats.stalled,
+            stats.contradictions,
+            stats.every_cell,
+            stats.redrawn,
+            if stats.given_up > 0 {
+                format!(", {} puzzles GIVEN UP (nothing fit)", stats.given_up)
+            } else {
+                String::new()
+            }
+        );
+        println!(
+            "disagreements between the core and the model: {}{}",
+            stats.disagreements,
+            if stats.disagreements > 0 {
+                format!(" (written into {})", args.out.display())
+            } else {
+                String::new()
+            }
+        );
+        println!(
+            "gateware: {} solver cycles for {} options read in {} line visits: {:.3} cycles per option ({:.2} per visit besides one per option); {:.1} options stored per puzzle",
+            stats.solver_cycles,
+            stats.options_read,
+            stats.visits,
+            stats.cycles_per_option(),
+            stats.overhead_per_visit(),
+            stats.options as f64 / stats.puzzles.max(1) as f64
+        );
+        println!(
+            "simulated: {} clock cycles ({} bytes sent at {} clocks per bit) in {seconds:.1} s: {:.2} puzzles/s, {:.0} cycles/s",
+            stats.simulated_cycles,
+            stats.bytes_sent,
+            CLOCKS_PER_BIT,
+            stats.puzzles as f64 / seconds,
+            stats.simulated_cycles as f64 / seconds
+        );
+    }
+    if ok {
+        crate::exit::SOLVED
+    } else {
+        crate::exit::ERROR
+    }
+}
+
+/// `nonohost sweep --replay FILE...`: each file through the core and the
+/// model, in both encodings.
+fn replay(files: &[PathBuf], json: bool) -> i32 {
+    let mut driver = CoreDriver::new(CLOCKS_PER_BIT);
+    let mut ok = true;
+    let mut results = Vec::new();
+    for file in files {
+        let name = file.display().to_string();
+        let puzzle = match Puzzle::load(file) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ok = false;
+                results.push(serde_json::json!({"file": name, "error": e.to_string()}));
+                continue;
+            }
+        };
+        if let Err(e) = crate::wire::check_capacity(&puzzle) {
+            eprintln!("{name}: not run: {e}");
+            ok = false;
+            results.push(serde_json::json!({"file": name, "error": e.to_string()}));
+            continue;
+        }
+        for every_cell in [false, true] {
+            let run = run_puzzle(&mut driver, &puzzle, every_cell);
+            let encoding = if every_cell { "every cell" } else { "filled cells" };
+            let outcome_name = match run.verdict.outcome {
+                outcome::SOLVED => "solved",
+                outcome::STALLED => "stalled",
+                outcome::CONTRADICTION => "contradiction",
+                _ => "refused",
+            };
+            if !json {
+                if run.differences.is_empty() {
+                    println!(
+                        "{name} ({encoding}): the core and the model agree: {outcome_name}, {} solver cycles, {} passes",
+                        run.verdict.cycles, run.verdict.passes
+                    );
+                } else {
+                    println!("{name} ({encoding}): DISAGREEMENT");
+                    for d in &run.differences {
+                        println!("  {d}");
+                    }
+                }
+            }
+            ok &= run.differences.is_empty();
+            results.push(serde_json::json!({
+                "file": name,
+                "every_cell": every_cell,
+                "outcome": outcome_name,
+                "cycles": run.verdict.cycles,
+                "passes": run.verdict.passes,
+                "differences": run.differences,
+            }));
+        }
+    }
+    if json {
+        println!("{}", serde_json::json!({"replay": results, "ok": ok}));
+    }
+    if ok {
+        crate::exit::SOLVED
+    } else {
+        crate::exit::ERROR
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_sizes("6..=15"), Ok(6..=15));
+        assert_eq!(parse_sizes("6..16"), Ok(6..=15));
+        assert_eq!(parse_sizes("6-15"), Ok(6..=15));
+        assert_eq!(parse_sizes("7"), Ok(7..=7));
+        assert!(parse_sizes("0..=3").is_err());
+        assert!(parse_sizes("9..=3").is_err());
+        assert!(parse_sizes("5..=33").is_err());
+        assert!(parse_sizes("five").is_err());
+    }
+
+    #[test]
+    fn puzzles_depend_only_on_the_seed_and_index() {
+        let a = random_puzzle(7, 42, &(5..=9), 0.5);
+        let b = random_puzzle(7, 42, &(5..=9), 0.5);
+        assert_eq!(a.0.as_ref().map(|p| &p.0), b.0.as_ref().map(|p| &p.0));
+        let c = random_puzzle(7, 43, &(5..=9), 0.5);
+        assert_ne!(a.0.map(|p| p.0.rows), c.0.map(|p| p.0.rows));
+    }
+
+    #[test]
+    fn over_capacity_pictures_are_drawn_again() {
+        // At 32×32 half-filled, no picture fits the 2 048-entry FIFO.
+        let (p, redrawn) = random_puzzle(1, 0, &(32..=32), 0.5);
+        assert!(p.is_none());
+        assert_eq!(redrawn, ATTEMPTS as u64);
+    }
+
+    #[test]
+    fn a_tampered_reply_is_a_disagreement() {
+        let puzzle = Puzzle::from_clues(
+            "4x4",
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        );
+        let mut driver = CoreDriver::new(CLOCKS_PER_BIT);
+        let run = run_puzzle(&mut driver, &puzzle, false);
+        assert_eq!(run.differences, Vec::<String>::new());
+        let mut reply = run.reply.unwrap();
+        assert!(compare(&reply, &run.verdict).is_empty());
+        reply.cells[5] = reply.cells[5].map(|v| !v);
+        reply.cycles += 1;
+        let d = compare(&reply, &run.verdict);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].starts_with("solver cycles"), "{d:?}");
+        assert!(d[1].contains("(1, 1)"), "{d:?}");
+    }
+}

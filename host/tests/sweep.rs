@@ -1,0 +1,128 @@
+//! The simulated gateware core against the reference model on random
+//! puzzles (a small version of `nonohost sweep`), and the disagreement files.
+
+use indicatif::ProgressBar;
+use nonohost::sweep::{self, Config, Failure};
+use nonohost::Puzzle;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn the_core_agrees_with_the_model_on_random_puzzles() {
+    let out = temp_dir("sweep-test-failures");
+    let start = std::time::Instant::now();
+    let mut all = sweep::Stats::default();
+    // 5×5 pictures, then larger ones with rows and columns drawn apart.
+    for (sizes, count) in [(5..=5, 40), (6..=8, 4)] {
+        let config = Config {
+            sizes,
+            count,
+            density: 0.5,
+            seed: 20,
+            threads: 2,
+            out: Some(out.clone()),
+        };
+        let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden());
+        for f in &failures {
+            eprintln!("{}", sweep::failure_text(f));
+        }
+        assert_eq!(stats.disagreements, 0, "{stats:?}");
+        assert_eq!(stats.puzzles, count);
+        assert_eq!(stats.solved + stats.stalled, count, "{stats:?}");
+        all.puzzles += stats.puzzles;
+        all.solved += stats.solved;
+        all.stalled += stats.stalled;
+        all.every_cell += stats.every_cell;
+        all.solver_cycles += stats.solver_cycles;
+        all.options_read += stats.options_read;
+    }
+    assert!(!out.exists(), "no disagreement, no file");
+    // Both outcomes and both encodings were exercised.
+    assert!(all.solved > 0 && all.stalled > 0, "{all:?}");
+    assert!(all.every_cell > 0 && all.every_cell < all.puzzles, "{all:?}");
+    // At least one cycle per option read.
+    assert!(all.solver_cycles > all.options_read, "{all:?}");
+    eprintln!(
+        "{} puzzles through the core in {:.1} s",
+        all.puzzles,
+        start.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn a_disagreement_is_written_as_a_puzzle_nonohost_reads_back() {
+    let (drawn, _) = sweep::random_puzzle(3, 17, &(6..=8), 0.5);
+    let (puzzle, _) = drawn.expect("a 6..=8 picture fits the board");
+    let failure = Failure {
+        puzzle: puzzle.clone(),
+        every_cell: true,
+        differences: vec![
+            "solver cycles: core 1, model 2".into(),
+            "outcome: core 0, model 2".into(),
+        ],
+        file: None,
+    };
+    let dir = temp_dir("sweep-test-written");
+    let path = sweep::write_failure(&dir, "one", &failure).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("# - solver cycles: core 1, model 2\n"), "{text}");
+    assert!(text.contains("--every-cell"), "{text}");
+    let back = Puzzle::load(&path).unwrap();
+    assert_eq!((&back.rows, &back.columns), (&puzzle.rows, &puzzle.columns));
+
+    // The written file replays through the core (which agrees with the model on it).
+    let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(["sweep", "--replay", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert_eq!(out.matches("the core and the model agree").count(), 2, "{out}");
+    // And `solve` reads it too.
+    let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(["solve", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(matches!(o.status.code(), Some(0) | Some(3)), "{o:?}");
+}
+
+#[test]
+fn the_sweep_command() {
+    let out = temp_dir("sweep-test-command");
+    let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(["sweep", "--count", "4", "--size", "4", "--json", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["stats"]["puzzles"], 4);
+    assert_eq!(j["stats"]["disagreements"], 0);
+    assert_eq!(j["ok"], true);
+    assert!(j["cycles_per_option"].as_f64().unwrap() > 1.0);
+
+    for bad in [
+        &["--sizes", "0..=3"][..],
+        &["--sizes", "6..=40"],
+        &["--density", "1.5"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+            .arg("sweep")
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{bad:?}");
+    }
+    // A file that is not a puzzle: an error.
+    let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(["sweep", "--replay", "/nonexistent/puzzle.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+}
