@@ -52,9 +52,15 @@ pub enum Command {
     Ports(PortsArgs),
     /// Classify every grid of a size (5x5: 2^25) with the reference model and
     /// the software solver; compare with the published figures.
+    #[command(
+        after_help = "Exit codes:\n  0  every grid consistent, and for the whole 5x5 space both counts match the published figures\n  1  a mismatch, an inconsistency, or a usage error"
+    )]
     Census(crate::census::Args),
     /// Random puzzles through the simulated gateware core and the reference
     /// model; every disagreement is written as a puzzle file.
+    #[command(
+        after_help = "Exit codes:\n  0  the core and the model agree on every puzzle\n  1  a disagreement, a puzzle that never fit the board, or a usage error"
+    )]
     Sweep(crate::sweep::Args),
 }
 
