@@ -1,0 +1,923 @@
+//! The Verilog that RustHDL emits for the whole core, Verilated, against
+//! RustHDL's own simulation of the same core (`CoreDriver`): the same host
+//! bytes go in at the same cycles, and every byte out of `tx` (and the cycle it
+//! completes on), every framing error and every change of `phase` must be the
+//! same. RustHDL's simulator and its Verilog can disagree (operator widths,
+//! precedence, keywords); the board runs the Verilog.
+//!
+//! The C++ harness is `sim/verilator/harness.cpp`. The Verilated binary is
+//! cached under the cargo target directory, keyed by a hash of the Verilog,
+//! the harness, the flags and Verilator's version, so only a change rebuilds.
+//!
+//! Without Verilator the test is skipped with a notice, unless `CI` is set
+//! (CI installs Verilator and must check).
+
+use nonogram_hdl::driver::CoreDriver;
+use nonogram_hdl::model::{self, Verdict};
+use nonogram_hdl::options::LineOptions;
+use nonogram_hdl::protocol::{
+    code, decode_reply, encode_board, query_bytes, status, Message, Reply, IDLE_TIMEOUT_BITS,
+};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::Instant;
+
+/// Clocks per UART bit, in both simulations.
+const CPB: u32 = 4;
+
+/// The harness, hashed into the cache key and written next to the Verilog.
+const HARNESS: &str = include_str!("../verilator/harness.cpp");
+
+/// Verilator's flags besides the files. `+1364-2005ext+v`: RustHDL emits
+/// Verilog-2005, where `solve` (a port of the parser) is no keyword; in
+/// SystemVerilog it is. `-Wno-fatal`: RustHDL's Verilog draws hundreds of
+/// WIDTH warnings and one UNOPTFLAT; they are counted and printed, not hidden.
+const VERILATOR_FLAGS: &[&str] = &[
+    "--cc",
+    "--exe",
+    "--build",
+    "-O2",
+    "-j",
+    "2",
+    "+1364-2005ext+v",
+    "-Wno-fatal",
+    "--top-module",
+    "top",
+    "-o",
+    "nonogram-verilated",
+];
+
+/// Cycles a session may take to go quiet before the RustHDL side is called hung.
+const MAX_WAIT: u64 = 3_000_000;
+
+// ---------------------------------------------------------------------------
+// Sessions: what the host sends, when, and what the reply must say.
+
+/// When a step's bytes are sent.
+#[derive(Clone, Copy, Debug)]
+enum Wait {
+    /// At once (right after the previous step's bytes were queued).
+    Now,
+    /// Once the core has gone quiet (its reply sent, nothing going on).
+    Quiet,
+    /// Once quiet, then after the line's idle timeout, then quiet again.
+    Silence,
+    /// Once this many reply bytes to the previous step have arrived.
+    ReplyBytes(usize),
+}
+
+/// What the bytes received after a step (until the next step is sent) must be.
+#[derive(Clone, Debug)]
+enum Expect {
+    /// One whole reply, matching the model's verdict.
+    Verdict(Verdict),
+    /// One whole INFO reply.
+    Info,
+    /// One whole reply refusing the board with this outcome and detail.
+    Refused(u8, u8),
+    /// A reply cut short at a message boundary, then a whole one matching the verdict.
+    CutThenVerdict(Verdict),
+    /// Anything (not checked against the model; still compared with the Verilog).
+    Any,
+}
+
+#[derive(Clone, Debug)]
+struct Step {
+    wait: Wait,
+    bytes: Vec<u8>,
+    expect: Expect,
+    what: String,
+}
+
+#[derive(Clone, Debug)]
+struct Session {
+    name: &'static str,
+    steps: Vec<Step>,
+}
+
+impl Session {
+    fn new(name: &'static str) -> Session {
+        Session { name, steps: vec![] }
+    }
+    fn step(&mut self, wait: Wait, what: impl Into<String>, bytes: Vec<u8>, expect: Expect) {
+        self.steps.push(Step {
+            wait,
+            bytes,
+            expect,
+            what: what.into(),
+        });
+    }
+}
+
+fn messages(list: &[(u8, u16, bool)]) -> Vec<u8> {
+    list.iter()
+        .flat_map(|&(c, i, v)| Message::new(c, i, v).to_bytes())
+        .collect()
+}
+
+fn board_bytes(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
+    let lines: Vec<Vec<u64>> = rows
+        .iter()
+        .map(|c| LineOptions::new(c, columns.len()).collect())
+        .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
+        .collect();
+    let mut bytes = vec![];
+    encode_board(rows.len(), columns.len(), lines, every_cell, &mut bytes);
+    bytes
+}
+
+type Board = (&'static str, Vec<Vec<usize>>, Vec<Vec<usize>>);
+
+/// The boards of the original project (design brief §6).
+fn original_boards() -> Vec<Board> {
+    let x = vec![
+        vec![11],
+        vec![1, 7, 1],
+        vec![2, 5, 2],
+        vec![3, 3, 3],
+        vec![4, 1, 4],
+        vec![5, 5],
+        vec![4, 1, 4],
+        vec![3, 3, 3],
+        vec![2, 5, 2],
+        vec![1, 7, 1],
+        vec![11],
+    ];
+    vec![
+        (
+            "4x4",
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        ),
+        (
+            "5x5 D",
+            vec![vec![3], vec![1, 1], vec![1, 1], vec![1, 1], vec![3]],
+            vec![vec![5], vec![1, 1], vec![1, 1], vec![3], vec![]],
+        ),
+        (
+            "6x7 heart",
+            vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]],
+            vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]],
+        ),
+        ("11x11 X", x.clone(), x),
+    ]
+}
+
+fn original_session() -> Session {
+    let mut s = Session::new("original boards and a query");
+    for (i, (name, rows, columns)) in original_boards().into_iter().enumerate() {
+        let verdict = model::solve_clues(&rows, &columns);
+        assert_eq!(verdict.outcome, status::outcome::SOLVED, "{name}");
+        // Every board with only its filled cells; the small ones also with every cell.
+        for every_cell in [false, true] {
+            if every_cell && i % 2 == 1 {
+                continue;
+            }
+            let bytes = board_bytes(&rows, &columns, every_cell);
+            let what = format!("{name}{}", if every_cell { " (every cell)" } else { "" });
+            s.step(Wait::Quiet, what, bytes, Expect::Verdict(verdict.clone()));
+        }
+    }
+    s.step(Wait::Quiet, "query", query_bytes().to_vec(), Expect::Info);
+    s
+}
+
+fn query_session() -> Session {
+    let mut s = Session::new("a query");
+    s.step(Wait::Now, "query", query_bytes().to_vec(), Expect::Info);
+    s
+}
+
+fn malformed_session() -> Session {
+    use code::*;
+    use status::{detail, outcome};
+    let (_, rows, columns) = original_boards().remove(2);
+    let heart = board_bytes(&rows, &columns, false);
+    let verdict = model::solve_clues(&rows, &columns);
+    let mut s = Session::new("malformed streams");
+    s.step(
+        Wait::Now,
+        "40x5: too large",
+        messages(&[(START_BOARD, 40, false), (START_BOARD, 5, false)]),
+        Expect::Refused(outcome::OVER_CAPACITY, detail::BAD_SIZE),
+    );
+    s.step(
+        Wait::Quiet,
+        "0x3: no rows",
+        messages(&[(START_BOARD, 0, false), (START_BOARD, 3, false)]),
+        Expect::Refused(outcome::MALFORMED, detail::BAD_SIZE),
+    );
+    s.step(
+        Wait::Quiet,
+        "heart cut in half, then silence",
+        heart[..heart.len() / 2 + 1].to_vec(),
+        Expect::Refused(outcome::MALFORMED, detail::TRUNCATED),
+    );
+    s.step(
+        Wait::Silence,
+        "START_LINE 1 first",
+        messages(&[
+            (START_BOARD, 2, false),
+            (START_BOARD, 2, false),
+            (START_LINE, 1, false),
+        ]),
+        Expect::Refused(outcome::MALFORMED, detail::WRONG_LINE),
+    );
+    s.step(
+        Wait::Quiet,
+        "END_BOARD after one line",
+        messages(&[
+            (START_BOARD, 2, false),
+            (START_BOARD, 2, false),
+            (START_LINE, 0, false),
+            (ASSIGN, 0, true),
+            (END_LINE, 0, false),
+            (END_BOARD, 0, false),
+        ]),
+        Expect::Refused(outcome::MALFORMED, detail::WRONG_LINE),
+    );
+    s.step(
+        Wait::Quiet,
+        "ASSIGN outside the line",
+        messages(&[
+            (START_BOARD, 2, false),
+            (START_BOARD, 3, false),
+            (START_LINE, 0, false),
+            (ASSIGN, 3, true),
+        ]),
+        Expect::Refused(outcome::MALFORMED, detail::CELL_OUT_OF_LINE),
+    );
+    s.step(
+        Wait::Quiet,
+        "NEXT_OPTION before any line",
+        messages(&[
+            (START_BOARD, 2, false),
+            (START_BOARD, 2, false),
+            (NEXT_OPTION, 0, false),
+        ]),
+        Expect::Refused(outcome::MALFORMED, detail::UNEXPECTED),
+    );
+    let garbage: Vec<u8> = (0..200u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    s.step(Wait::Quiet, "200 bytes of garbage", garbage, Expect::Any);
+    s.step(
+        Wait::Silence,
+        "heart after garbage",
+        heart.clone(),
+        Expect::Verdict(verdict.clone()),
+    );
+    s.step(
+        Wait::Quiet,
+        "a lone START_BOARD",
+        messages(&[(START_BOARD, 3, false)]),
+        Expect::Any,
+    );
+    s.step(
+        Wait::Silence,
+        "query after it",
+        query_bytes().to_vec(),
+        Expect::Info,
+    );
+    s.step(Wait::Quiet, "half a message", vec![0xe0], Expect::Any);
+    s.step(
+        Wait::Silence,
+        "query after it",
+        query_bytes().to_vec(),
+        Expect::Info,
+    );
+    s.step(Wait::Quiet, "heart", heart.clone(), Expect::Any);
+    s.step(
+        Wait::ReplyBytes(4),
+        "heart again, mid-reply",
+        heart,
+        Expect::CutThenVerdict(verdict),
+    );
+    s
+}
+
+fn random_session(count: usize) -> Session {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut s = Session::new("random pictures");
+    let mut seen = [0usize; 3];
+    for _ in 0..count {
+        let (rows, columns) = (1 + rand() as usize % 10, 1 + rand() as usize % 10);
+        let fill = 35 + rand() % 40;
+        let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < fill).collect();
+        let (r, c) = model::clues_of_picture(rows, columns, &cells);
+        let verdict = model::solve_clues(&r, &c);
+        seen[verdict.outcome as usize] += 1;
+        let every_cell = rand() % 4 == 0;
+        let what = format!("{rows}x{columns} picture, {fill}% filled");
+        s.step(
+            Wait::Quiet,
+            what,
+            board_bytes(&r, &c, every_cell),
+            Expect::Verdict(verdict),
+        );
+    }
+    // Clues that cannot all hold: a contradiction.
+    let (r, c) = (vec![vec![2], vec![]], vec![vec![1], vec![]]);
+    let verdict = model::solve_clues(&r, &c);
+    assert_eq!(verdict.outcome, status::outcome::CONTRADICTION);
+    s.step(
+        Wait::Quiet,
+        "contradiction",
+        board_bytes(&r, &c, false),
+        Expect::Verdict(verdict),
+    );
+    assert!(seen[0] > 0 && seen[2] > 0, "solved and stalled boards: {seen:?}");
+    s
+}
+
+// ---------------------------------------------------------------------------
+// What both simulations report, and the comparison.
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Events {
+    /// (cycle, phase): the value after the reset cycle at 0, then every change.
+    phases: Vec<(u64, u8)>,
+    /// (cycle, byte): bytes from `tx`, with the cycle their stop bit was sampled.
+    bytes: Vec<(u64, u8)>,
+    /// Cycles of bytes from `tx` with a low stop bit.
+    framing_errors: Vec<u64>,
+    /// Cycles run after the reset cycle.
+    cycles: u64,
+}
+
+impl Events {
+    fn received(&self) -> Vec<u8> {
+        self.bytes.iter().map(|&(_, b)| b).collect()
+    }
+}
+
+/// A session as run by `CoreDriver`: the schedule of host bytes it produced,
+/// what came out, and the bytes received after each step.
+struct DriverRun {
+    schedule: Vec<(u64, Vec<u8>)>,
+    events: Events,
+    replies: Vec<Vec<u8>>,
+    seconds: f64,
+}
+
+fn run_driver(session: &Session) -> DriverRun {
+    let mut driver = CoreDriver::new(CPB);
+    let mut events = Events::default();
+    let mut last_phase = driver.phase();
+    events.phases.push((0, last_phase));
+    let mut last_errors = 0;
+    let start = Instant::now();
+    let mut step = |driver: &mut CoreDriver, events: &mut Events| {
+        driver.step();
+        let cycle = driver.cycles();
+        for byte in driver.take_received() {
+            events.bytes.push((cycle, byte));
+        }
+        let phase = driver.phase();
+        if phase != last_phase {
+            events.phases.push((cycle, phase));
+            last_phase = phase;
+        }
+        if driver.framing_errors() != last_errors {
+            last_errors = driver.framing_errors();
+            events.framing_errors.push(cycle);
+        }
+    };
+    let until_quiet =
+        |driver: &mut CoreDriver, events: &mut Events, step: &mut dyn FnMut(&mut CoreDriver, &mut Events)| {
+            let from = driver.cycles();
+            while !driver.quiet() {
+                assert!(
+                    driver.cycles() - from < MAX_WAIT,
+                    "{}: the RustHDL core did not go quiet",
+                    session.name
+                );
+                step(driver, events);
+            }
+        };
+    let idle = IDLE_TIMEOUT_BITS as u64 * CPB as u64 + 64;
+    let mut schedule = vec![];
+    let mut reply_from = vec![];
+    for s in &session.steps {
+        match s.wait {
+            Wait::Now => {}
+            Wait::Quiet => until_quiet(&mut driver, &mut events, &mut step),
+            Wait::Silence => {
+                until_quiet(&mut driver, &mut events, &mut step);
+                for _ in 0..idle {
+                    step(&mut driver, &mut events);
+                }
+                until_quiet(&mut driver, &mut events, &mut step);
+            }
+            Wait::ReplyBytes(n) => {
+                let from = driver.cycles();
+                let since = *reply_from.last().unwrap_or(&0);
+                while events.bytes.len() - since < n {
+                    assert!(driver.cycles() - from < MAX_WAIT, "{}: no reply", session.name);
+                    step(&mut driver, &mut events);
+                }
+            }
+        }
+        driver.send(&s.bytes);
+        schedule.push((driver.cycles(), s.bytes.clone()));
+        reply_from.push(events.bytes.len());
+    }
+    // The end: quiet, the idle timeout, quiet again.
+    until_quiet(&mut driver, &mut events, &mut step);
+    for _ in 0..idle {
+        step(&mut driver, &mut events);
+    }
+    until_quiet(&mut driver, &mut events, &mut step);
+    events.cycles = driver.cycles();
+    let seconds = start.elapsed().as_secs_f64();
+    reply_from.push(events.bytes.len());
+    let replies = reply_from
+        .windows(2)
+        .map(|w| events.bytes[w[0]..w[1]].iter().map(|&(_, b)| b).collect())
+        .collect();
+    DriverRun {
+        schedule,
+        events,
+        replies,
+        seconds,
+    }
+}
+
+fn assert_matches_model(what: &str, reply: &Reply, verdict: &Verdict) {
+    assert_eq!(reply.outcome, verdict.outcome, "{what}: outcome");
+    assert_eq!(
+        (reply.rows, reply.columns),
+        (verdict.rows, verdict.columns),
+        "{what}: size"
+    );
+    assert_eq!(reply.cells, verdict.cells, "{what}: cells");
+    assert_eq!(reply.cycles as u64, verdict.cycles, "{what}: cycles");
+    assert_eq!(reply.passes, verdict.passes, "{what}: passes");
+    assert_eq!(reply.options as usize, verdict.options, "{what}: options");
+    if verdict.outcome == status::outcome::CONTRADICTION {
+        assert_eq!(reply.detail, verdict.detail, "{what}: contradiction line");
+    }
+}
+
+fn whole_reply(what: &str, bytes: &[u8]) -> Reply {
+    let (reply, used) = decode_reply(bytes).unwrap_or_else(|e| panic!("{what}: {e}: {bytes:02x?}"));
+    assert_eq!(used, bytes.len(), "{what}: bytes after the reply: {bytes:02x?}");
+    reply
+}
+
+/// Checks the bytes received after each step against the step's expectation.
+fn check_replies(session: &Session, replies: &[Vec<u8>]) {
+    for (s, bytes) in session.steps.iter().zip(replies) {
+        let what = format!("{}: {}", session.name, s.what);
+        match &s.expect {
+            Expect::Verdict(v) => assert_matches_model(&what, &whole_reply(&what, bytes), v),
+            Expect::Info => {
+                let reply = whole_reply(&what, bytes);
+                assert_eq!(reply.outcome, status::outcome::INFO, "{what}");
+                assert_eq!(reply.max_line as usize, nonogram_hdl::params::MAX_LINE, "{what}");
+                assert_eq!(reply.version, nonogram_hdl::protocol::VERSION, "{what}");
+            }
+            Expect::Refused(outcome, detail) => {
+                let reply = whole_reply(&what, bytes);
+                assert_eq!((reply.outcome, reply.detail), (*outcome, *detail), "{what}");
+                assert!(reply.cells.is_empty(), "{what}: a refusal carries no cells");
+            }
+            Expect::CutThenVerdict(v) => {
+                assert_eq!(bytes.len() % 2, 0, "{what}: whole messages");
+                let at = (2..bytes.len())
+                    .step_by(2)
+                    .find(|&i| decode_reply(&bytes[i..]).is_ok())
+                    .unwrap_or_else(|| panic!("{what}: no whole reply in {bytes:02x?}"));
+                assert!(
+                    decode_reply(&bytes[..at]).is_err(),
+                    "{what}: the first reply was cut"
+                );
+                assert_matches_model(&what, &whole_reply(&what, &bytes[at..]), v);
+            }
+            Expect::Any => {}
+        }
+    }
+}
+
+/// Where two runs first differ, or `Ok`.
+fn compare(rusthdl: &Events, verilated: &Events) -> Result<(), String> {
+    let mut out = String::new();
+    fn first(out: &mut String, what: &str, a: &[String], b: &[String]) {
+        if a == b {
+            return;
+        }
+        let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let show = |v: &[String]| match &v[i.saturating_sub(2).min(v.len())..(i + 4).min(v.len())] {
+            [] => "(none)".to_string(),
+            shown => shown.join(" "),
+        };
+        let _ = writeln!(
+            out,
+            "  {what}: first difference at #{i} of {}/{}:\n    RustHDL   {}\n    Verilator {}",
+            a.len(),
+            b.len(),
+            show(a),
+            show(b)
+        );
+    }
+    let bytes = |e: &Events| -> Vec<String> { e.bytes.iter().map(|(c, b)| format!("{c}:{b:02x}")).collect() };
+    let errors = |e: &Events| -> Vec<String> { e.framing_errors.iter().map(|c| c.to_string()).collect() };
+    let phases = |e: &Events| -> Vec<String> { e.phases.iter().map(|(c, p)| format!("{c}:{p}")).collect() };
+    if rusthdl.cycles != verilated.cycles {
+        let _ = writeln!(out, "  cycles: {} vs {}", rusthdl.cycles, verilated.cycles);
+    }
+    first(
+        &mut out,
+        "tx bytes (cycle:byte)",
+        &bytes(rusthdl),
+        &bytes(verilated),
+    );
+    first(
+        &mut out,
+        "tx framing errors (cycle)",
+        &errors(rusthdl),
+        &errors(verilated),
+    );
+    first(
+        &mut out,
+        "phase changes (cycle:phase)",
+        &phases(rusthdl),
+        &phases(verilated),
+    );
+    if out.is_empty() {
+        Ok(())
+    } else {
+        Err(out)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Verilator: the build (cached) and a run.
+
+fn verilator_version() -> Option<String> {
+    let out = Command::new("verilator").arg("--version").output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// FNV-1a, 64 bits: a cache key that stays the same across Rust versions.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for part in parts {
+        for &b in part.iter().chain(&[0xff]) {
+            hash ^= b as u64;
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// The Verilog of the core the driver runs: `NonogramCore::new(CPB)`.
+fn core_verilog() -> String {
+    let mut core = nonogram_hdl::core::NonogramCore::new(CPB);
+    rust_hdl::prelude::Block::connect_all(&mut core);
+    let verilog = rust_hdl::prelude::generate_verilog(&core);
+    assert!(
+        verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid);"),
+        "the top module's ports changed: the harness drives clock, reset, rx and reads tx, phase"
+    );
+    verilog
+}
+
+struct Built {
+    binary: PathBuf,
+    /// Seconds the build took (0 when the cache had it).
+    build_seconds: f64,
+    log: String,
+}
+
+fn build(version: &str) -> Result<Built, String> {
+    let verilog = core_verilog();
+    let key = fnv1a(&[
+        verilog.as_bytes(),
+        HARNESS.as_bytes(),
+        VERILATOR_FLAGS.join(" ").as_bytes(),
+        version.as_bytes(),
+    ]);
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("verilated-core");
+    let dir = root.join(format!("{key:016x}"));
+    let binary = dir.join("obj").join("nonogram-verilated");
+    if binary.is_file() {
+        let log = std::fs::read_to_string(dir.join("verilator.log")).unwrap_or_default();
+        return Ok(Built {
+            binary,
+            build_seconds: 0.0,
+            log,
+        });
+    }
+    let staging = root.join(format!("{key:016x}.building-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging).map_err(|e| e.to_string())?;
+    std::fs::write(staging.join("top.v"), &verilog).map_err(|e| e.to_string())?;
+    std::fs::write(staging.join("harness.cpp"), HARNESS).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let out = Command::new("verilator")
+        .args(VERILATOR_FLAGS)
+        .args(["--Mdir", "obj", "top.v", "harness.cpp"])
+        .current_dir(&staging)
+        .output()
+        .map_err(|e| format!("verilator: {e}"))?;
+    let build_seconds = start.elapsed().as_secs_f64();
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::write(staging.join("verilator.log"), &log);
+    if !out.status.success() {
+        return Err(format!(
+            "verilator failed ({}), in {}:\n{}",
+            out.status,
+            staging.display(),
+            log.lines()
+                .filter(|l| l.starts_with('%'))
+                .take(40)
+                .collect::<Vec<_>>()
+                .join("\n")
+        ));
+    }
+    // Publish the whole directory at once; another process may have won the race.
+    if std::fs::rename(&staging, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
+    }
+    Ok(Built {
+        binary,
+        build_seconds,
+        log,
+    })
+}
+
+/// Verilator's warnings, counted by kind.
+fn warning_summary(log: &str) -> String {
+    let mut kinds: Vec<(String, usize)> = vec![];
+    for line in log.lines().filter(|l| l.starts_with("%Warning-")) {
+        let kind = line["%Warning-".len()..]
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    kinds
+        .iter()
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The build, shared by the tests; started once, in the background.
+struct Shared {
+    result: Mutex<Option<Result<Built, String>>>,
+    done: Condvar,
+}
+
+static BUILD: OnceLock<Option<&'static Shared>> = OnceLock::new();
+
+/// Starts the build (once). `None` when Verilator is not installed and this
+/// is not CI: the caller skips.
+fn start_build() -> Option<&'static Shared> {
+    *BUILD.get_or_init(|| {
+        let Some(version) = verilator_version() else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must check the Verilog with Verilator: install it (apt-get install verilator)"
+            );
+            return None;
+        };
+        let shared: &'static Shared = Box::leak(Box::new(Shared {
+            result: Mutex::new(None),
+            done: Condvar::new(),
+        }));
+        std::thread::spawn(move || {
+            let result = build(&version);
+            if let Ok(built) = &result {
+                println!(
+                    "verilator build: {:.1} s ({}); warnings: {}",
+                    built.build_seconds,
+                    if built.build_seconds > 0.0 {
+                        "built"
+                    } else {
+                        "cached"
+                    },
+                    warning_summary(&built.log)
+                );
+            }
+            *shared.result.lock().unwrap() = Some(result);
+            shared.done.notify_all();
+        });
+        Some(shared)
+    })
+}
+
+fn binary(shared: &Shared) -> PathBuf {
+    let mut result = shared.result.lock().unwrap();
+    while result.is_none() {
+        result = shared.done.wait(result).unwrap();
+    }
+    match result.as_ref().unwrap() {
+        Ok(built) => built.binary.clone(),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Runs the Verilated core on a schedule of host bytes for `cycles` cycles,
+/// its block RAMs powered up zero (as RustHDL's) or random from a seed.
+/// Returns what it reported and the seconds its loop took.
+fn run_verilated(
+    binary: &Path,
+    schedule: &[(u64, Vec<u8>)],
+    cycles: u64,
+    random_init: Option<u64>,
+    tag: &str,
+) -> (Events, f64) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("verilated-runs")
+        .join(format!("{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut args = vec![];
+    if let Some(seed) = random_init {
+        args.extend(["--random-init".to_string(), seed.to_string()]);
+    }
+    args.extend([CPB.to_string(), cycles.to_string()]);
+    for (i, (at, bytes)) in schedule.iter().enumerate() {
+        let file = dir.join(format!("{i:03}.bin"));
+        std::fs::write(&file, bytes).unwrap();
+        args.push(format!("@{at}:{}", file.display()));
+    }
+    let out = Command::new(binary)
+        .args(&args)
+        .output()
+        .expect("the Verilated core runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the Verilated core failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut events = Events::default();
+    let mut seconds = 0.0;
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let num = |i: usize| words[i].parse::<u64>().unwrap();
+        match words.first().copied() {
+            Some("phase") => events.phases.push((num(1), num(2) as u8)),
+            Some("byte") => events
+                .bytes
+                .push((num(1), u8::from_str_radix(words[2], 16).unwrap())),
+            Some("framing_error") => events.framing_errors.push(num(1)),
+            Some("cycles") => events.cycles = num(1),
+            Some("seconds") => seconds = words[1].parse().unwrap(),
+            _ => {}
+        }
+    }
+    (events, seconds)
+}
+
+// ---------------------------------------------------------------------------
+// The tests.
+
+/// Runs the sessions through both simulations (the Verilated core once with
+/// its block RAMs powered up zero, and once per seed in `random_inits` with
+/// them random); panics with every run's first differences.
+fn check_sessions(sessions: Vec<Session>, random_inits: &[u64]) {
+    let Some(shared) = start_build() else {
+        eprintln!("skipped the Verilator check: verilator is not installed (apt-get install verilator)");
+        return;
+    };
+    let runs: Vec<DriverRun> = sessions.iter().map(run_driver).collect();
+    for (session, run) in sessions.iter().zip(&runs) {
+        check_replies(session, &run.replies);
+        assert!(
+            run.events.framing_errors.is_empty(),
+            "{}: RustHDL framing errors",
+            session.name
+        );
+    }
+    let binary = binary(shared);
+    let mut failures = String::new();
+    for (i, (session, run)) in sessions.iter().zip(&runs).enumerate() {
+        let inits = std::iter::once(None).chain(random_inits.iter().copied().map(Some));
+        for init in inits {
+            let tag = format!("{i}-{init:?}");
+            let wall = Instant::now();
+            let (events, seconds) = run_verilated(&binary, &run.schedule, run.events.cycles, init, &tag);
+            let wall = wall.elapsed().as_secs_f64();
+            let cycles = run.events.cycles;
+            let name = match init {
+                None => session.name.to_string(),
+                Some(seed) => format!("{} (block RAMs powered up random, seed {seed})", session.name),
+            };
+            let bytes_in = run.schedule.iter().map(|(_, b)| b.len()).sum::<usize>();
+            let verilator = format!(
+                "Verilator {seconds:.4} s ({:.0} cycles/s; {wall:.3} s with the process)",
+                cycles as f64 / seconds.max(1e-9)
+            );
+            match init {
+                None => println!(
+                    "{name}: {bytes_in} bytes in, {} out, {cycles} cycles: RustHDL {:.2} s ({:.0} cycles/s), {verilator}",
+                    run.events.bytes.len(),
+                    run.seconds,
+                    cycles as f64 / run.seconds,
+                ),
+                Some(_) => println!("{name}: {verilator}"),
+            }
+            if let Err(diff) = compare(&run.events, &events) {
+                let stream: Vec<String> = run
+                    .schedule
+                    .iter()
+                    .map(|(at, b)| format!("@{at}: {}", hex(b)))
+                    .collect();
+                let _ = writeln!(
+                    failures,
+                    "{name}: the Verilated Verilog disagrees with RustHDL's simulation\n{diff}  \
+                     RustHDL received   {}\n  Verilator received {}\n  host bytes (cycle queued: bytes):\n    {}",
+                    hex(&run.events.received()),
+                    hex(&events.received()),
+                    stream.join("\n    ")
+                );
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{failures}");
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for (i, b) in bytes.iter().enumerate() {
+        if i == 64 {
+            let _ = write!(s, " … ({} bytes)", bytes.len());
+            break;
+        }
+        let _ = write!(s, "{}{b:02x}", if i == 0 { "" } else { " " });
+    }
+    s
+}
+
+#[test]
+fn a_query_gets_the_same_reply_from_the_verilog() {
+    check_sessions(vec![query_session()], &[]);
+}
+
+#[test]
+fn the_original_boards_get_the_same_replies_from_the_verilog() {
+    check_sessions(vec![original_session()], &[]);
+}
+
+#[test]
+fn malformed_streams_get_the_same_replies_from_the_verilog() {
+    check_sessions(vec![malformed_session()], &[1]);
+}
+
+#[test]
+fn random_pictures_get_the_same_replies_from_the_verilog() {
+    check_sessions(vec![random_session(20)], &[2]);
+}
+
+/// The comparison can fail: the Verilated core fed a stream one bit off
+/// from the driver's does not match it.
+#[test]
+fn a_different_stream_is_caught() {
+    let Some(shared) = start_build() else {
+        eprintln!("skipped the Verilator check: verilator is not installed (apt-get install verilator)");
+        return;
+    };
+    let session = original_session();
+    let session = Session {
+        name: session.name,
+        steps: session.steps[..1].to_vec(),
+    };
+    let run = run_driver(&session);
+    let binary = binary(shared);
+    let mut schedule = run.schedule.clone();
+    schedule[0].1[3] ^= 0x02; // START_BOARD 4 columns → 5
+    let (events, _) = run_verilated(&binary, &schedule, run.events.cycles, None, "different");
+    assert!(
+        compare(&run.events, &events).is_err(),
+        "a different stream went unnoticed"
+    );
+    // And a cycle count one short is caught too.
+    let (events, _) = run_verilated(&binary, &run.schedule, run.events.cycles - 1, None, "short");
+    assert!(
+        compare(&run.events, &events).is_err(),
+        "a shorter run went unnoticed"
+    );
+}

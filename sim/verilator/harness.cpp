@@ -1,0 +1,203 @@
+// Runs the Verilated Verilog of the whole nonogram core (module `top`, as
+// RustHDL emits it) cycle by cycle, exactly as `nonogram_hdl::driver::CoreDriver`
+// runs the RustHDL simulation of the same core:
+//
+// * one reset cycle first (reset high, rx idle high), not counted;
+// * every cycle: inputs are set, the clock goes low and the model settles,
+//   the clock rises and the model settles, then the outputs are read;
+// * host bytes go onto `rx` as 8N1 frames (start bit, 8 data bits LSB first,
+//   stop bit), CPB clocks per bit, each frame starting the cycle after the
+//   previous one ends;
+// * `tx` is decoded like the driver: a low level while idle starts a byte,
+//   bits are sampled at t >= CPB/2 with (t - CPB/2) % CPB == 0 clocks after
+//   the start, bit 9 is the stop bit (low: a framing error).
+//
+// Usage: nonogram-verilated [--random-init SEED] CPB CYCLES [[@CYCLE:]FILE]...
+//
+// --random-init: registers without an initial value (the block RAMs) power up
+// random (Verilator's randReset 2, seeded) instead of zero.
+// Each FILE (`-` = stdin) holds host bytes; they are queued for `rx` once
+// CYCLE cycles have run (0 when no @CYCLE: is given), in the order given.
+// Prints one event a line, then a summary:
+//
+//   phase CYCLE VALUE        the `phase` output changed (and its value after the reset cycle, at 0)
+//   byte CYCLE HEX           a byte arrived from `tx` at the end of this cycle
+//   framing_error CYCLE      a byte from `tx` had a low stop bit
+//   cycles N                 cycles run (the reset cycle not counted)
+//   seconds S                wall time of the N cycles
+//   received HEX...          every byte received, in order
+
+#include "Vtop.h"
+#include "verilated.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Chunk {
+    uint64_t at;
+    std::vector<uint8_t> bytes;
+};
+
+[[noreturn]] void usage(const char* why) {
+    std::fprintf(stderr, "nonogram-verilated: %s\nusage: nonogram-verilated [--random-init SEED] CPB CYCLES [[@CYCLE:]FILE]...\n", why);
+    std::exit(2);
+}
+
+uint64_t parse_u64(const char* text, const char* what) {
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long value = std::strtoull(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0') usage(what);
+    return value;
+}
+
+std::vector<uint8_t> read_all(const std::string& path) {
+    if (path == "-") {
+        std::cin >> std::noskipws;
+        return std::vector<uint8_t>(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    }
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        std::fprintf(stderr, "nonogram-verilated: cannot read %s\n", path.c_str());
+        std::exit(2);
+    }
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int arg_at = 1;
+    bool random_init = false;
+    uint64_t seed = 0;
+    if (argc > 2 && std::strcmp(argv[1], "--random-init") == 0) {
+        random_init = true;
+        seed = parse_u64(argv[2], "SEED must be a number");
+        arg_at = 3;
+    }
+    if (argc < arg_at + 2) usage("missing arguments");
+    const uint64_t cpb = parse_u64(argv[arg_at], "CPB must be a number");
+    const uint64_t cycles = parse_u64(argv[arg_at + 1], "CYCLES must be a number");
+    if (cpb < 4) usage("CPB must be at least 4");
+    std::vector<Chunk> chunks;
+    for (int i = arg_at + 2; i < argc; ++i) {
+        std::string arg = argv[i];
+        uint64_t at = 0;
+        if (!arg.empty() && arg[0] == '@') {
+            size_t colon = arg.find(':');
+            if (colon == std::string::npos) usage("@CYCLE: needs a colon");
+            at = parse_u64(arg.substr(1, colon - 1).c_str(), "bad @CYCLE");
+            arg = arg.substr(colon + 1);
+        }
+        if (!chunks.empty() && at < chunks.back().at) usage("chunks must be in cycle order");
+        chunks.push_back(Chunk{at, read_all(arg)});
+    }
+
+    VerilatedContext context;
+    context.commandArgs(1, argv);  // no +verilator+ options from the command line
+    if (random_init) {
+        context.randReset(2);
+        context.randSeed(int(seed & 0x7fffffff));
+    }
+    Vtop core{&context};
+
+    // The reset cycle (CoreDriver::new).
+    core.rx = 1;
+    core.reset = 1;
+    core.clock = 0;
+    core.eval();
+    core.clock = 1;
+    core.eval();
+    core.reset = 0;
+
+    std::deque<uint8_t> to_core;
+    size_t next_chunk = 0;
+    bool sending = false;
+    uint64_t frame_bits = 0;  // the 10 levels of the frame on rx, bit i = level i
+    uint64_t frame_t = 0;
+    bool listening = false;
+    uint64_t listen_t = 0;
+    uint16_t listen_bits = 0;
+    std::vector<uint8_t> received;
+    unsigned last_phase = core.phase;
+    std::printf("phase 0 %u\n", last_phase);
+
+    auto start = std::chrono::steady_clock::now();
+    for (uint64_t cycle = 1; cycle <= cycles; ++cycle) {
+        // CoreDriver::send between steps: chunks due by now are queued.
+        while (next_chunk < chunks.size() && chunks[next_chunk].at <= cycle - 1) {
+            to_core.insert(to_core.end(), chunks[next_chunk].bytes.begin(), chunks[next_chunk].bytes.end());
+            ++next_chunk;
+        }
+        // Host -> core: the rx pin.
+        if (!sending && !to_core.empty()) {
+            uint8_t byte = to_core.front();
+            to_core.pop_front();
+            frame_bits = (uint64_t{1} << 9) | (uint64_t{byte} << 1);  // start 0, data, stop 1
+            frame_t = 0;
+            sending = true;
+        }
+        bool level = true;
+        if (sending) {
+            uint64_t bit = frame_t / cpb;
+            ++frame_t;
+            level = (frame_bits >> (bit < 9 ? bit : 9)) & 1;
+            if (frame_t >= 10 * cpb) sending = false;
+        }
+        core.rx = level;
+        core.clock = 0;
+        core.eval();
+        core.clock = 1;
+        core.eval();
+
+        unsigned phase = core.phase;
+        if (phase != last_phase) {
+            std::printf("phase %llu %u\n", (unsigned long long)cycle, phase);
+            last_phase = phase;
+        }
+        // Core -> host: sample the tx pin mid-bit.
+        bool tx = core.tx;
+        if (!listening) {
+            if (!tx) {
+                listening = true;
+                listen_t = 0;
+                listen_bits = 0;
+            }
+        } else {
+            uint64_t t = ++listen_t;
+            if (t >= cpb / 2 && (t - cpb / 2) % cpb == 0) {
+                uint64_t bit = (t - cpb / 2) / cpb;
+                if (bit >= 1 && bit <= 8) {
+                    listen_bits |= uint16_t(tx) << (bit - 1);
+                } else if (bit == 9) {
+                    if (tx) {
+                        received.push_back(uint8_t(listen_bits));
+                        std::printf("byte %llu %02x\n", (unsigned long long)cycle, unsigned(listen_bits & 0xff));
+                    } else {
+                        std::printf("framing_error %llu\n", (unsigned long long)cycle);
+                    }
+                    listening = false;
+                }
+            }
+        }
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    core.final();
+
+    std::printf("cycles %llu\nseconds %.6f\nreceived", (unsigned long long)cycles, seconds);
+    for (uint8_t b : received) std::printf(" %02x", b);
+    std::printf("\n");
+    return 0;
+}
