@@ -108,13 +108,13 @@ impl Logic for NonogramCore {
 
         // Solver.
         self.solver.abort.next = self.parser.abort.val();
-        self.solver.start.next = self.parser.solve.val();
+        self.solver.start.next = self.parser.board_loaded.val();
         self.solver.rows.next = self.parser.rows.val();
         self.solver.columns.next = self.parser.columns.val();
         self.solver.fifo_data.next = self.fifo.read_data.val();
         self.solver.count_read_data.next = self.fifo.count_read_data.val();
         self.solver.next_row.next = self.reply.next_row.val();
-        if self.parser.solve.val() {
+        if self.parser.board_loaded.val() {
             self.options_loaded.d.next = self.fifo.len.val();
         }
 

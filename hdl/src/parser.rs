@@ -52,7 +52,7 @@ pub struct MessageParser {
     /// Pulse: a new board or a query began; drop whatever was going on and empty the FIFO.
     pub abort: Signal<Out, Bit>,
     /// Pulse: the board is loaded (END_BOARD); solve it.
-    pub solve: Signal<Out, Bit>,
+    pub board_loaded: Signal<Out, Bit>,
     /// Pulse: the board is refused, with this outcome and detail.
     pub refuse: Signal<Out, Bit>,
     pub refuse_outcome: Signal<Out, Bits<3>>,
@@ -135,7 +135,7 @@ impl MessageParser {
             rows: Default::default(),
             columns: Default::default(),
             abort: Default::default(),
-            solve: Default::default(),
+            board_loaded: Default::default(),
             refuse: Default::default(),
             refuse_outcome: Default::default(),
             refuse_detail: Default::default(),
@@ -250,7 +250,7 @@ impl Logic for MessageParser {
         self.rows.next = bit_cast::<DIM_BITS, 12>(self.rows_q.q.val());
         self.columns.next = bit_cast::<DIM_BITS, 12>(self.columns_q.q.val());
         self.abort.next = self.abort_q.q.val();
-        self.solve.next = self.solve_q.q.val();
+        self.board_loaded.next = self.solve_q.q.val();
         self.refuse.next = self.refuse_q.q.val();
         self.refuse_outcome.next = self.outcome_q.q.val();
         self.refuse_detail.next = self.detail_q.q.val();
@@ -498,7 +498,7 @@ mod tests {
                 self.counts
                     .push((u.count_line.val().index(), u.count.val().index()));
             }
-            self.solved += u.solve.val() as usize;
+            self.solved += u.board_loaded.val() as usize;
             self.aborts += u.abort.val() as usize;
             self.queries += u.query.val() as usize;
             if u.refuse.val() {

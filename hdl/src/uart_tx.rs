@@ -71,7 +71,9 @@ impl Logic for UartTx {
             self.timer.d.next = 0.into();
             self.bits_left.d.next = 10.into();
             // Inverted frame: start bit (0 → 1), data, stop bit (1 → 0).
-            self.shift_inv.d.next = (bit_cast::<10, 8>(!self.data.val()) << 1) | 1;
+            // (XOR, not `!`: RustHDL's Verilog widens `!data` past 8 bits,
+            // which the Verilator cross-check caught as a low stop bit.)
+            self.shift_inv.d.next = (bit_cast::<10, 8>(self.data.val() ^ 0xff) << 1) | 1;
         }
         if self.reset.val() {
             self.busy.d.next = false;
