@@ -17,7 +17,8 @@ pub struct OptionFifo {
     /// Append `write_data` at the tail (ignored when full).
     pub write: Signal<In, Bit>,
     pub write_data: Signal<In, Bits<MAX_LINE>>,
-    /// Pop the head (ignored when empty); the word arrives in `read_data`
+    /// Pop the head (never when empty: the solver reads exactly the stored
+    /// counts); the word arrives in `read_data`
     /// one cycle later.
     pub read: Signal<In, Bit>,
     pub read_data: Signal<Out, Bits<MAX_LINE>>,
@@ -91,7 +92,7 @@ impl Logic for OptionFifo {
         if self.words.write_enable.val() {
             self.tail.d.next = self.tail.q.val() + 1;
         }
-        if self.read.val() & (self.stored.q.val() != 0) {
+        if self.read.val() {
             self.head.d.next = self.head.q.val() + 1;
             if !self.words.write_enable.val() {
                 self.stored.d.next = self.stored.q.val() - 1;

@@ -88,6 +88,8 @@ pub struct Solver {
     state: DFF<SolveState>,
     line: DFF<Bits<LINE_ID_BITS>>,
     remaining: DFF<Bits<COUNT_BITS>>,
+    // remaining != 0, kept in a register: it gates the FIFO read.
+    more: DFF<Bit>,
     survivors: DFF<Bits<COUNT_BITS>>,
     line_known: DFF<Bits<MAX_LINE>>,
     line_value: DFF<Bits<MAX_LINE>>,
@@ -173,6 +175,7 @@ impl Default for Solver {
             state: Default::default(),
             line: Default::default(),
             remaining: Default::default(),
+            more: Default::default(),
             survivors: Default::default(),
             line_known: Default::default(),
             line_value: Default::default(),
@@ -233,6 +236,7 @@ impl Logic for Solver {
             state,
             line,
             remaining,
+            more,
             survivors,
             line_known,
             line_value,
@@ -341,6 +345,7 @@ impl Logic for Solver {
             }
             SolveState::Setup => {
                 self.remaining.d.next = self.count_read_data.val();
+                self.more.d.next = self.count_read_data.val() != 0;
                 self.survivors.d.next = 0.into();
                 self.all.d.next = self.ones.val();
                 self.any.d.next = 0.into();
@@ -356,9 +361,10 @@ impl Logic for Solver {
                 self.state.d.next = SolveState::Stream;
             }
             SolveState::Stream => {
-                if self.remaining.q.val() != 0 {
+                if self.more.q.val() {
                     self.fifo_read.next = true;
                     self.remaining.d.next = self.remaining.q.val() - 1;
+                    self.more.d.next = self.remaining.q.val() != 1;
                 } else if !self.read_valid.q.val() & !self.compare_valid.q.val() {
                     self.state.d.next = SolveState::Update;
                 }
