@@ -90,6 +90,8 @@ pub struct Solver {
     remaining: DFF<Bits<COUNT_BITS>>,
     // remaining != 0, kept in a register: it gates the FIFO read.
     more: DFF<Bit>,
+    // survivors != 0, kept in a register (it selects the line's update).
+    any_survivor: DFF<Bit>,
     survivors: DFF<Bits<COUNT_BITS>>,
     line_known: DFF<Bits<MAX_LINE>>,
     line_value: DFF<Bits<MAX_LINE>>,
@@ -176,6 +178,7 @@ impl Default for Solver {
             line: Default::default(),
             remaining: Default::default(),
             more: Default::default(),
+            any_survivor: Default::default(),
             survivors: Default::default(),
             line_known: Default::default(),
             line_value: Default::default(),
@@ -237,6 +240,7 @@ impl Logic for Solver {
             line,
             remaining,
             more,
+            any_survivor,
             survivors,
             line_known,
             line_value,
@@ -308,7 +312,7 @@ impl Logic for Solver {
         }
         self.new_known.next = (self.all.q.val() | !self.any.q.val()) & self.line_mask.q.val();
         self.new_value.next = self.all.q.val() & self.line_mask.q.val();
-        if self.survivors.q.val() == 0 {
+        if !self.any_survivor.q.val() {
             // A contradiction: the line goes back unchanged.
             self.new_known.next = self.line_known.q.val();
             self.new_value.next = self.line_value.q.val();
@@ -347,6 +351,7 @@ impl Logic for Solver {
                 self.remaining.d.next = self.count_read_data.val();
                 self.more.d.next = self.count_read_data.val() != 0;
                 self.survivors.d.next = 0.into();
+                self.any_survivor.d.next = false;
                 self.all.d.next = self.ones.val();
                 self.any.d.next = 0.into();
                 if self.row_phase.q.val() {
@@ -390,7 +395,7 @@ impl Logic for Solver {
                     self.insert_column.d.next = true;
                     self.column_offset.d.next = self.column_offset.q.val() + 1;
                 }
-                if self.survivors.q.val() == 0 {
+                if !self.any_survivor.q.val() {
                     self.outcome_q.d.next = self.contradiction.val();
                     self.state.d.next = SolveState::Realign;
                 }
@@ -471,6 +476,7 @@ impl Logic for Solver {
             self.all.d.next = self.all.q.val() & self.compare_word.q.val();
             self.any.d.next = self.any.q.val() | self.compare_word.q.val();
             self.survivors.d.next = self.survivors.q.val() + 1;
+            self.any_survivor.d.next = true;
         }
 
         // Grid moves: the rotations, and the visited line's update entering
