@@ -5,6 +5,7 @@ pub mod bench;
 pub mod core;
 pub mod driver;
 pub mod line_logic;
+pub mod line_solver;
 pub mod model;
 pub mod option_fifo;
 pub mod options;
