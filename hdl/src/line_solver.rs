@@ -75,6 +75,7 @@ pub struct LineSolver {
     fill: DFF<Set>,
     empty: DFF<Set>,
     line_end: DFF<Bits<OFFSET_BITS>>,
+    line_mask: DFF<Bits<64>>,
     last_block: DFF<Bits<6>>,
     // Issue.
     issuing: DFF<Bit>,
@@ -90,16 +91,16 @@ pub struct LineSolver {
     s2_backward: DFF<Bit>,
     s2_index: DFF<Bits<6>>,
     s2_length: DFF<Bits<7>>,
-    s2_before: DFF<Bits<OFFSET_BITS>>,
-    s2_after: DFF<Bits<OFFSET_BITS>>,
-    s2_end: DFF<Bits<OFFSET_BITS>>,
+    s2_before: DFF<Bits<7>>,
+    s2_after: DFF<Bits<7>>,
+    s2_end: DFF<Bits<7>>,
     // Stage 3.
     s3_valid: DFF<Bit>,
     s3_backward: DFF<Bit>,
     s3_index: DFF<Bits<6>>,
     s3_length: DFF<Bits<7>>,
-    s3_before: DFF<Bits<OFFSET_BITS>>,
-    s3_after: DFF<Bits<OFFSET_BITS>>,
+    s3_before: DFF<Bits<7>>,
+    s3_after: DFF<Bits<7>>,
     s3_windows: DFF<Set>,
     s3_rest: DFF<Bits<7>>,
     s3_empty_after: DFF<Set>,
@@ -109,8 +110,8 @@ pub struct LineSolver {
     s4_backward: DFF<Bit>,
     s4_index: DFF<Bits<6>>,
     s4_length: DFF<Bits<7>>,
-    s4_before: DFF<Bits<OFFSET_BITS>>,
-    s4_after: DFF<Bits<OFFSET_BITS>>,
+    s4_before: DFF<Bits<7>>,
+    s4_after: DFF<Bits<7>>,
     s4_starts: DFF<Set>,
     s4_rest: DFF<Bits<7>>,
     s4_end: DFF<Set>,
@@ -119,8 +120,8 @@ pub struct LineSolver {
     s5_backward: DFF<Bit>,
     s5_index: DFF<Bits<6>>,
     s5_length: DFF<Bits<7>>,
-    s5_before: DFF<Bits<OFFSET_BITS>>,
-    s5_after: DFF<Bits<OFFSET_BITS>>,
+    s5_before: DFF<Bits<7>>,
+    s5_after: DFF<Bits<7>>,
     s5_a: DFF<Set>,
     s5_b: DFF<Set>,
     s5_end: DFF<Set>,
@@ -135,20 +136,20 @@ pub struct LineSolver {
     s6_valid: DFF<Bit>,
     s6_last: DFF<Bit>,
     s6_length: DFF<Bits<7>>,
-    s6_before: DFF<Bits<OFFSET_BITS>>,
-    s6_after: DFF<Bits<OFFSET_BITS>>,
+    s6_before: DFF<Bits<7>>,
+    s6_after: DFF<Bits<7>>,
     s6_starts: DFF<Set>,
     s6_gaps: DFF<Set>,
     s6_rest: DFF<Bits<7>>,
     s7_valid: DFF<Bit>,
     s7_last: DFF<Bit>,
-    s7_before: DFF<Bits<OFFSET_BITS>>,
+    s7_before: DFF<Bits<7>>,
     s7_cover: DFF<Set>,
     s7_rest: DFF<Bits<7>>,
     s7_empty: DFF<Set>,
     s8_valid: DFF<Bit>,
     s8_last: DFF<Bit>,
-    s8_before: DFF<Bits<OFFSET_BITS>>,
+    s8_before: DFF<Bits<7>>,
     s8_cover: DFF<Set>,
     s8_empty: DFF<Set>,
     s9_valid: DFF<Bit>,
@@ -170,7 +171,13 @@ pub struct LineSolver {
     reversed_reach: Signal<Local, Set>,
     reach: Signal<Local, Set>,
     forward_in: Signal<Local, Set>,
-    line_mask: Signal<Local, Bits<64>>,
+    // Offsets saturated to 7 bits for the shifters and the end position.
+    next_offset: Signal<Local, Bits<OFFSET_BITS>>,
+    offset_7: Signal<Local, Bits<7>>,
+    next_offset_7: Signal<Local, Bits<7>>,
+    end_7: Signal<Local, Bits<7>>,
+    cells: Signal<Local, Set>,
+    end_onehot: Signal<Local, Set>,
     one: Constant<Set>,
     ones: Constant<Set>,
 }
@@ -280,6 +287,12 @@ impl Default for LineSolver {
             reach: Default::default(),
             forward_in: Default::default(),
             line_mask: Default::default(),
+            next_offset: Default::default(),
+            offset_7: Default::default(),
+            next_offset_7: Default::default(),
+            end_7: Default::default(),
+            cells: Default::default(),
+            end_onehot: Default::default(),
             one: constant(1u64),
             ones: Constant::new(Bits::<WIDTH>::mask()),
         }
@@ -290,7 +303,7 @@ impl Logic for LineSolver {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, fill, empty, line_end, last_block, issuing, backward, index, s1_valid,
+            self, clock, fill, empty, line_end, line_mask, last_block, issuing, backward, index, s1_valid,
             s1_backward, s1_index, offset, s2_valid, s2_backward, s2_index, s2_length, s2_before,
             s2_after, s2_end, s3_valid, s3_backward, s3_index, s3_length, s3_before, s3_after,
             s3_windows, s3_rest, s3_empty_after, s3_end, s4_valid, s4_backward, s4_index,
@@ -330,24 +343,39 @@ impl Logic for LineSolver {
         self.s2_backward.d.next = self.s1_backward.q.val();
         self.s2_index.d.next = self.s1_index.q.val();
         self.s2_length.d.next = self.clue_length.val();
-        self.s2_end.d.next = self.line_end.q.val() - self.offset.q.val();
+        self.next_offset.next =
+            self.offset.q.val() + bit_cast::<OFFSET_BITS, 7>(self.clue_length.val()) + 1;
+        if self.s1_backward.q.val() {
+            self.next_offset.next =
+                self.offset.q.val() - bit_cast::<OFFSET_BITS, 7>(self.clue_length.val()) - 1;
+        }
+        self.offset_7.next = bit_cast::<7, OFFSET_BITS>(self.offset.q.val());
+        if self.offset.q.val() >= 128 {
+            self.offset_7.next = 127.into();
+        }
+        self.next_offset_7.next = bit_cast::<7, OFFSET_BITS>(self.next_offset.val());
+        if self.next_offset.val() >= 128 {
+            self.next_offset_7.next = 127.into();
+        }
+        // L + 1 − o_k: where Q_{k+1} = {L + 1} sits in frame o_k (none if o_k > L + 1).
+        self.end_7.next = bit_cast::<7, OFFSET_BITS>(self.line_end.q.val() - self.offset.q.val());
+        if self.offset.q.val() > self.line_end.q.val() {
+            self.end_7.next = 127.into();
+        }
+        self.s2_end.d.next = self.end_7.val();
         if self.s1_valid.q.val() {
+            self.offset.d.next = self.next_offset.val();
+            if !self.s1_backward.q.val() {
+                self.s2_before.d.next = self.offset_7.val();
+                self.s2_after.d.next = self.next_offset_7.val();
+            } else {
+                self.s2_after.d.next = self.offset_7.val();
+                self.s2_before.d.next = self.next_offset_7.val();
+            }
             if self.s1_index.q.val() == 0 {
                 self.s2_before.d.next = 0.into();
                 self.s2_after.d.next = 0.into();
                 self.offset.d.next = 0.into();
-            } else if !self.s1_backward.q.val() {
-                self.s2_before.d.next = self.offset.q.val();
-                self.s2_after.d.next =
-                    self.offset.q.val() + bit_cast::<OFFSET_BITS, 7>(self.clue_length.val()) + 1;
-                self.offset.d.next =
-                    self.offset.q.val() + bit_cast::<OFFSET_BITS, 7>(self.clue_length.val()) + 1;
-            } else {
-                self.s2_after.d.next = self.offset.q.val();
-                self.s2_before.d.next =
-                    self.offset.q.val() - bit_cast::<OFFSET_BITS, 7>(self.clue_length.val()) - 1;
-                self.offset.d.next =
-                    self.offset.q.val() - bit_cast::<OFFSET_BITS, 7>(self.clue_length.val()) - 1;
             }
         }
 
@@ -405,7 +433,11 @@ impl Logic for LineSolver {
         self.s3_windows.d.next = self.ladder[6].val();
         self.s3_rest.d.next = self.s2_length.q.val() - self.power.val();
         self.s3_empty_after.d.next = self.empty.q.val() >> self.s2_length.q.val();
-        self.s3_end.d.next = self.one.val() << self.s2_end.q.val();
+        self.end_onehot.next = 0.into();
+        for i in 0..66 {
+            self.end_onehot.next = self.end_onehot.val().replace_bit(i, self.s2_end.q.val().index() == i);
+        }
+        self.s3_end.d.next = self.end_onehot.val();
 
         // Stage 3: two windows of 2^h, `rest` apart, make one of b; the cell
         // after the block must be able to be empty.
@@ -563,15 +595,8 @@ impl Logic for LineSolver {
         }
 
         // Outputs: the line's cells only (the virtual empty cell L is dropped).
-        self.line_mask.next = 0.into();
-        for i in 0..64 {
-            self.line_mask.next = self
-                .line_mask
-                .val()
-                .replace_bit(i, self.line_end.q.val().index() > i + 1);
-        }
-        self.can_fill.next = bit_cast::<64, WIDTH>(self.fill_acc.q.val()) & self.line_mask.val();
-        self.can_empty.next = bit_cast::<64, WIDTH>(self.empty_acc.q.val()) & self.line_mask.val();
+        self.can_fill.next = bit_cast::<64, WIDTH>(self.fill_acc.q.val()) & self.line_mask.q.val();
+        self.can_empty.next = bit_cast::<64, WIDTH>(self.empty_acc.q.val()) & self.line_mask.q.val();
         self.done.next = self.done_q.q.val();
         self.busy.next = self.issuing.q.val()
             | self.s1_valid.q.val()
@@ -586,12 +611,15 @@ impl Logic for LineSolver {
 
         // Start: latch the line. A cell can be filled unless known empty, and
         // be empty unless known filled; cell L is a virtual empty cell.
+        self.cells.next = 0.into();
+        for i in 0..66 {
+            self.cells.next = self.cells.val().replace_bit(i, self.length.val().index() > i);
+        }
         if self.start.val() {
-            self.fill.d.next = bit_cast::<WIDTH, 64>(!(self.known.val() & !self.value.val()))
-                & ((self.one.val() << self.length.val()) - 1);
-            self.empty.d.next = (bit_cast::<WIDTH, 64>(!(self.known.val() & self.value.val()))
-                & ((self.one.val() << self.length.val()) - 1))
-                | (self.one.val() << self.length.val());
+            self.fill.d.next = bit_cast::<WIDTH, 64>(!(self.known.val() & !self.value.val())) & self.cells.val();
+            self.empty.d.next = (bit_cast::<WIDTH, 64>(!(self.known.val() & self.value.val())) & self.cells.val())
+                | (self.cells.val() + 1);
+            self.line_mask.d.next = bit_cast::<64, WIDTH>(self.cells.val());
             self.line_end.d.next = bit_cast::<OFFSET_BITS, 7>(self.length.val()) + 1;
             self.last_block.d.next = self.blocks.val();
             self.issuing.d.next = true;
