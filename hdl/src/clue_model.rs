@@ -1,0 +1,184 @@
+//! Reference model of the clue engine (protocol v2): a board solved from its
+//! clues, every line by the complete line solver of `line_logic.rs`.
+//!
+//! Lines are visited as the DNF engine visits them (`model.rs`): rows 0..m,
+//! then columns 0..n, again and again, until a line has no fill
+//! (contradiction) or a whole cycle of m + n visits in a row fixes nothing
+//! (solved if every cell is known, stalled if not). Both engines are complete
+//! line solvers visiting lines in the same order, so on any board they make
+//! the same visits and end with the same cells: the tests below check it.
+
+use crate::line_logic::{self, MAX_LENGTH};
+use crate::protocol::status::{detail, outcome};
+
+/// The largest board the clue engine takes: rows and columns up to 64.
+pub const MAX_SIDE: usize = MAX_LENGTH;
+
+/// Most blocks in one line's clue.
+pub const MAX_BLOCKS_PER_LINE: usize = 32;
+
+/// What the model found for one board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClueVerdict {
+    pub rows: usize,
+    pub columns: usize,
+    /// A value of [`outcome`].
+    pub outcome: u8,
+    /// A value of [`detail`], or for a contradiction the line with no fill.
+    pub detail: u8,
+    /// Row-major cells, `None` where unknown. Empty when the board was refused.
+    pub cells: Vec<Option<bool>>,
+    /// Line visits made.
+    pub visits: u64,
+    /// Times the solver began line 0 (saturating at 255).
+    pub passes: u8,
+}
+
+/// Whether a board fits the clue engine; `Err` holds the (outcome, detail)
+/// it answers otherwise.
+pub fn check_capacity(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> Result<(), (u8, u8)> {
+    let (rows, columns) = (row_clues.len(), column_clues.len());
+    if rows == 0 || columns == 0 {
+        return Err((outcome::MALFORMED, detail::BAD_SIZE));
+    }
+    if rows > MAX_SIDE || columns > MAX_SIDE {
+        return Err((outcome::OVER_CAPACITY, detail::BAD_SIZE));
+    }
+    let too_many = |clues: &[Vec<usize>]| clues.iter().any(|c| c.len() > MAX_BLOCKS_PER_LINE);
+    if too_many(row_clues) || too_many(column_clues) {
+        return Err((outcome::OVER_CAPACITY, detail::BAD_SIZE));
+    }
+    Ok(())
+}
+
+/// Solves a board from its clues (zero blocks, the "empty line" mark, are
+/// dropped).
+pub fn solve(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> ClueVerdict {
+    let (rows, columns) = (row_clues.len(), column_clues.len());
+    let mut verdict = ClueVerdict {
+        rows,
+        columns,
+        outcome: outcome::SOLVED,
+        detail: detail::NONE,
+        cells: Vec::new(),
+        visits: 0,
+        passes: 0,
+    };
+    if let Err((o, d)) = check_capacity(row_clues, column_clues) {
+        verdict.outcome = o;
+        verdict.detail = d;
+        return verdict;
+    }
+    let clues: Vec<Vec<usize>> = row_clues
+        .iter()
+        .chain(column_clues)
+        .map(|c| c.iter().copied().filter(|&b| b > 0).collect())
+        .collect();
+    let mut known = vec![false; rows * columns];
+    let mut value = vec![false; rows * columns];
+    let cell = |line: usize, i: usize| {
+        if line < rows {
+            line * columns + i
+        } else {
+            i * columns + (line - rows)
+        }
+    };
+    let total = rows + columns;
+    let (mut quiet, mut line) = (0, 0);
+    loop {
+        if line == 0 {
+            verdict.passes = verdict.passes.saturating_add(1);
+        }
+        let length = if line < rows { columns } else { rows };
+        let (mut known_word, mut value_word) = (0u64, 0u64);
+        for i in 0..length {
+            known_word |= (known[cell(line, i)] as u64) << i;
+            value_word |= (value[cell(line, i)] as u64) << i;
+        }
+        verdict.visits += 1;
+        let result = line_logic::solve_line(length, &clues[line], known_word, value_word);
+        if !result.feasible() {
+            verdict.outcome = outcome::CONTRADICTION;
+            verdict.detail = line as u8;
+            break;
+        }
+        if result.known() != known_word {
+            quiet = 0;
+            for i in 0..length {
+                known[cell(line, i)] = result.known() >> i & 1 == 1;
+                value[cell(line, i)] = result.value() >> i & 1 == 1;
+            }
+        } else {
+            quiet += 1;
+        }
+        if quiet == total {
+            let solved = known.iter().all(|&k| k);
+            verdict.outcome = if solved { outcome::SOLVED } else { outcome::STALLED };
+            break;
+        }
+        line = (line + 1) % total;
+    }
+    verdict.cells = known.iter().zip(&value).map(|(&k, &v)| k.then_some(v)).collect();
+    verdict
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::line_logic::tests::Rng;
+    use crate::model;
+
+    fn random_puzzle(rng: &mut Rng, side: std::ops::RangeInclusive<u64>) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+        let span = side.end() - side.start() + 1;
+        let rows = (side.start() + rng.below(span)) as usize;
+        let columns = (side.start() + rng.below(span)) as usize;
+        let density = 35 + rng.below(40);
+        let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(100) < density).collect();
+        model::clues_of_picture(rows, columns, &cells)
+    }
+
+    #[test]
+    fn solves_the_original_boards() {
+        let heart_rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];
+        let heart_columns = vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]];
+        let v = solve(&heart_rows, &heart_columns);
+        assert_eq!(v.outcome, outcome::SOLVED);
+        assert_eq!(v.cells.iter().filter(|c| **c == Some(true)).count(), 26);
+        let dnf = model::solve_clues(&heart_rows, &heart_columns);
+        assert_eq!((v.cells, v.visits), (dnf.cells, dnf.visits));
+    }
+
+    #[test]
+    fn reports_contradictions_stalls_and_capacity() {
+        let v = solve(&[vec![2], vec![]], &[vec![], vec![1]]);
+        assert_eq!((v.outcome, v.detail), (outcome::CONTRADICTION, 2));
+        assert_eq!(solve(&[vec![1], vec![1]], &[vec![1], vec![1]]).outcome, outcome::STALLED);
+        // A clue longer than its line: no fill.
+        assert_eq!(solve(&[vec![3]], &[vec![1], vec![1]]).outcome, outcome::CONTRADICTION);
+        assert_eq!(solve(&vec![vec![1]; 65], &[vec![1]]).outcome, outcome::OVER_CAPACITY);
+        assert_eq!(solve(&[], &[vec![1]]).outcome, outcome::MALFORMED);
+        // 64 × 64 fits.
+        let v = solve(&vec![vec![64]; 64], &vec![vec![64]; 64]);
+        assert_eq!(v.outcome, outcome::SOLVED);
+    }
+
+    /// Both engines are complete line solvers visiting lines in the same
+    /// order: the same outcome, cells, visits and passes on every board.
+    #[test]
+    fn agrees_with_the_dnf_engine_on_random_puzzles() {
+        let mut rng = Rng(0xc10e_5eed_u64);
+        let mut outcomes = [0usize; 3];
+        for _ in 0..300 {
+            let (r, c) = random_puzzle(&mut rng, 2..=12);
+            let dnf = model::solve_clues(&r, &c);
+            let clues = solve(&r, &c);
+            assert_eq!(
+                (clues.outcome, clues.detail, &clues.cells, clues.visits, clues.passes),
+                (dnf.outcome, dnf.detail, &dnf.cells, dnf.visits, dnf.passes),
+                "rows {r:?} columns {c:?}"
+            );
+            outcomes[clues.outcome as usize] += 1;
+        }
+        assert!(outcomes[0] > 50 && outcomes[2] > 10, "solved/contradiction/stalled: {outcomes:?}");
+    }
+}
