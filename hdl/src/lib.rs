@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod clue_model;
+pub mod clue_protocol;
 pub mod core;
 pub mod driver;
 pub mod line_logic;

@@ -243,26 +243,7 @@ pub fn decode_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
                 let known = message.code() == code::ASSIGN;
                 reply.cells.push(known.then_some(message.value()));
             }
-            code::STATUS => {
-                use status::field;
-                let (id, byte) = message.status_parts();
-                match id {
-                    field::OUTCOME => reply.outcome = byte,
-                    field::DETAIL => reply.detail = byte,
-                    f if (field::CYCLES_0..field::CYCLES_0 + 4).contains(&f) => {
-                        reply.cycles |= (byte as u32) << (8 * (f - field::CYCLES_0))
-                    }
-                    field::PASSES => reply.passes = byte,
-                    f if (field::OPTIONS_0..field::OPTIONS_0 + 2).contains(&f) => {
-                        reply.options |= (byte as u16) << (8 * (f - field::OPTIONS_0))
-                    }
-                    field::MAX_LINE => reply.max_line = byte,
-                    field::FIFO_ADDR_BITS => reply.fifo_addr_bits = byte,
-                    field::VERSION => reply.version = byte,
-                    field::MAX_LINES => reply.max_lines = byte,
-                    _ => {} // fields from a later version are skipped
-                }
-            }
+            code::STATUS => decode_status(&mut reply, message),
             code::END_BOARD => {
                 let expected = reply.rows * reply.columns;
                 if !reply.cells.is_empty() && reply.cells.len() != expected {
@@ -275,6 +256,29 @@ pub fn decode_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
             }
             _ => return Err(ReplyError::Unexpected { at, message }),
         }
+    }
+}
+
+/// Folds one STATUS message into `reply` (both protocol versions); fields
+/// from a later version are skipped.
+pub fn decode_status(reply: &mut Reply, message: Message) {
+    use status::field;
+    let (id, byte) = message.status_parts();
+    match id {
+        field::OUTCOME => reply.outcome = byte,
+        field::DETAIL => reply.detail = byte,
+        f if (field::CYCLES_0..field::CYCLES_0 + 4).contains(&f) => {
+            reply.cycles |= (byte as u32) << (8 * (f - field::CYCLES_0))
+        }
+        field::PASSES => reply.passes = byte,
+        f if (field::OPTIONS_0..field::OPTIONS_0 + 2).contains(&f) => {
+            reply.options |= (byte as u16) << (8 * (f - field::OPTIONS_0))
+        }
+        field::MAX_LINE => reply.max_line = byte,
+        field::FIFO_ADDR_BITS => reply.fifo_addr_bits = byte,
+        field::VERSION => reply.version = byte,
+        field::MAX_LINES => reply.max_lines = byte,
+        _ => {}
     }
 }
 
