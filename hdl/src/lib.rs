@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod clue_model;
 pub mod clue_protocol;
+pub mod clue_solver;
 pub mod core;
 pub mod driver;
 pub mod line_logic;

@@ -1,0 +1,567 @@
+//! The clue engine: solves a board of up to 64×64 from its clues, visiting
+//! lines in the fixed order of `clue_model.rs` (rows, then columns, again and
+//! again) with the complete line solver of `line_solver.rs`.
+//!
+//! # Board memory
+//!
+//! Known and Value live in one block RAM of 256 words of 64 bits, twice: a
+//! row-major copy (word = a row, bit = a column) and a column-major copy, so
+//! that any line is two reads. After a visit, the line's two words are written
+//! back, and each cell the visit newly fixed is written into the other copy
+//! (read, set one bit, write: 3 cycles a cell; at most m·n over a solve).
+//!
+//! | address bits | 7 | 6 | 5..0 |
+//! |---|---|---|---|
+//! | | 0 rows, 1 columns | 0 Known, 1 Value | row or column |
+//!
+//! Value bits are only meaningful where Known is set, so a new board clears
+//! the 128 Known words and nothing else.
+//!
+//! # Clues
+//!
+//! The loader writes every block length into the clue store (2 048 blocks),
+//! and for each line its first block's address and its block count into the
+//! line table.
+//!
+//! # A visit, cycle by cycle
+//!
+//! fetch (line table and Known asked) · load (Value asked) · start · the line
+//! solver (k + 2L + 6) · result · write Known · write Value · 3 per newly
+//! fixed cell · advance. The solve ends on a line with no fill
+//! (CONTRADICTION) or after m + n visits in a row that fixed nothing (SOLVED
+//! when all m·n cells are known, STALLED otherwise).
+
+use crate::constant;
+use crate::line_solver::LineSolver;
+use crate::params::CYCLE_BITS;
+use crate::protocol::status::outcome;
+use rust_hdl::prelude::*;
+
+/// Blocks the clue store holds (for all lines of a board together).
+pub const CLUE_STORE_BITS: usize = 11;
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum State {
+    Idle,
+    Clear,
+    Fetch,
+    Load,
+    Start,
+    Solve,
+    Result,
+    WriteKnown,
+    WriteValue,
+    CrossRead,
+    CrossKnown,
+    CrossValue,
+    Advance,
+    Done,
+}
+
+#[derive(LogicBlock)]
+pub struct ClueSolver {
+    pub clock: Signal<In, Clock>,
+    /// Stop whatever is going on.
+    pub abort: Signal<In, Bit>,
+    /// Pulse: the clues of a `rows` × `columns` board are loaded; solve it.
+    pub start: Signal<In, Bit>,
+    pub rows: Signal<In, Bits<7>>,
+    pub columns: Signal<In, Bits<7>>,
+    /// The loader's write ports: one block length, and one line's table entry.
+    pub clue_write: Signal<In, Bit>,
+    pub clue_address: Signal<In, Bits<CLUE_STORE_BITS>>,
+    pub clue_length: Signal<In, Bits<7>>,
+    pub line_write: Signal<In, Bit>,
+    pub line_number: Signal<In, Bits<7>>,
+    pub line_first: Signal<In, Bits<CLUE_STORE_BITS>>,
+    pub line_blocks: Signal<In, Bits<6>>,
+    /// After `done`: the reply reads row `read_row`'s Known (`read_value` low)
+    /// or Value word, on `row_word` one cycle later.
+    pub read_row: Signal<In, Bits<6>>,
+    pub read_value: Signal<In, Bit>,
+    pub row_word: Signal<Out, Bits<64>>,
+    pub busy: Signal<Out, Bit>,
+    pub done: Signal<Out, Bit>,
+    pub outcome: Signal<Out, Bits<3>>,
+    /// For a contradiction: the line with no fill (rows 0..m, then columns).
+    pub contradiction_line: Signal<Out, Bits<8>>,
+    pub cycles: Signal<Out, Bits<CYCLE_BITS>>,
+    pub passes: Signal<Out, Bits<8>>,
+    line_solver: LineSolver,
+    board: RAM<Bits<64>, 8>,
+    line_table: RAM<Bits<17>, 7>,
+    clues: RAM<Bits<7>, CLUE_STORE_BITS>,
+    state: DFF<State>,
+    rows_q: DFF<Bits<7>>,
+    columns_q: DFF<Bits<7>>,
+    last_line: DFF<Bits<8>>,
+    cells: DFF<Bits<13>>,
+    counter: DFF<Bits<8>>,
+    line: DFF<Bits<8>>,
+    is_column: DFF<Bit>,
+    index: DFF<Bits<6>>,
+    length: DFF<Bits<7>>,
+    first_block: DFF<Bits<CLUE_STORE_BITS>>,
+    line_known: DFF<Bits<64>>,
+    new_known: DFF<Bits<64>>,
+    new_value: DFF<Bits<64>>,
+    fresh: DFF<Bits<64>>,
+    line_bit: DFF<Bits<64>>,
+    quiet: DFF<Bits<8>>,
+    known_cells: DFF<Bits<13>>,
+    outcome_q: DFF<Bits<3>>,
+    cycles_q: DFF<Bits<CYCLE_BITS>>,
+    passes_q: DFF<Bits<8>>,
+    done_q: DFF<Bit>,
+    // The lowest newly fixed cell: as a one-hot word, and its number.
+    lowest: Signal<Local, Bits<64>>,
+    lowest_index: Signal<Local, Bits<6>>,
+    lowest_value: Signal<Local, Bit>,
+    solved_known: Signal<Local, Bits<64>>,
+    solved_value: Signal<Local, Bits<64>>,
+    one: Constant<Bits<64>>,
+    index_masks: [Constant<Bits<64>>; 6],
+    solved: Constant<Bits<3>>,
+    contradiction: Constant<Bits<3>>,
+    stalled: Constant<Bits<3>>,
+}
+
+impl Default for ClueSolver {
+    fn default() -> Self {
+        // index_masks[j]: the cells whose number has bit j set.
+        let mask = |j: usize| (0..64u64).filter(|i| i >> j & 1 == 1).fold(0u64, |m, i| m | 1 << i);
+        ClueSolver {
+            clock: Default::default(),
+            abort: Default::default(),
+            start: Default::default(),
+            rows: Default::default(),
+            columns: Default::default(),
+            clue_write: Default::default(),
+            clue_address: Default::default(),
+            clue_length: Default::default(),
+            line_write: Default::default(),
+            line_number: Default::default(),
+            line_first: Default::default(),
+            line_blocks: Default::default(),
+            read_row: Default::default(),
+            read_value: Default::default(),
+            row_word: Default::default(),
+            busy: Default::default(),
+            done: Default::default(),
+            outcome: Default::default(),
+            contradiction_line: Default::default(),
+            cycles: Default::default(),
+            passes: Default::default(),
+            line_solver: Default::default(),
+            board: Default::default(),
+            line_table: Default::default(),
+            clues: Default::default(),
+            state: Default::default(),
+            rows_q: Default::default(),
+            columns_q: Default::default(),
+            last_line: Default::default(),
+            cells: Default::default(),
+            counter: Default::default(),
+            line: Default::default(),
+            is_column: Default::default(),
+            index: Default::default(),
+            length: Default::default(),
+            first_block: Default::default(),
+            line_known: Default::default(),
+            new_known: Default::default(),
+            new_value: Default::default(),
+            fresh: Default::default(),
+            line_bit: Default::default(),
+            quiet: Default::default(),
+            known_cells: Default::default(),
+            outcome_q: Default::default(),
+            cycles_q: Default::default(),
+            passes_q: Default::default(),
+            done_q: Default::default(),
+            lowest: Default::default(),
+            lowest_index: Default::default(),
+            lowest_value: Default::default(),
+            solved_known: Default::default(),
+            solved_value: Default::default(),
+            one: constant(1u64),
+            index_masks: array_init::array_init(|j| constant(mask(j))),
+            solved: constant(outcome::SOLVED),
+            contradiction: constant(outcome::CONTRADICTION),
+            stalled: constant(outcome::STALLED),
+        }
+    }
+}
+
+impl Logic for ClueSolver {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, rows_q, columns_q, last_line, cells, counter, line, is_column, index, length,
+            first_block, line_known, new_known, new_value, fresh, line_bit, quiet, known_cells, outcome_q,
+            cycles_q, passes_q, done_q
+        );
+        self.line_solver.clock.next = self.clock.val();
+        self.board.read_clock.next = self.clock.val();
+        self.board.write_clock.next = self.clock.val();
+        self.line_table.read_clock.next = self.clock.val();
+        self.line_table.write_clock.next = self.clock.val();
+        self.clues.read_clock.next = self.clock.val();
+        self.clues.write_clock.next = self.clock.val();
+
+        // The loader fills the clue store and the line table.
+        self.clues.write_enable.next = self.clue_write.val();
+        self.clues.write_address.next = self.clue_address.val();
+        self.clues.write_data.next = self.clue_length.val();
+        self.line_table.write_enable.next = self.line_write.val();
+        self.line_table.write_address.next = self.line_number.val();
+        self.line_table.write_data.next =
+            (bit_cast::<17, 6>(self.line_blocks.val()) << 11) | bit_cast::<17, CLUE_STORE_BITS>(self.line_first.val());
+        self.line_table.read_address.next = bit_cast::<7, 8>(self.line.q.val());
+
+        // The line solver reads its clue from the store.
+        self.clues.read_address.next =
+            self.first_block.q.val() + bit_cast::<CLUE_STORE_BITS, 5>(self.line_solver.clue_address.val());
+        self.line_solver.clue_length.next = self.clues.read_data.val();
+        self.line_solver.start.next = false;
+        self.line_solver.length.next = self.length.q.val();
+        self.line_solver.blocks.next = self.line_table.read_data.val().get_bits::<6>(11);
+        self.line_solver.known.next = self.line_known.q.val();
+        self.line_solver.value.next = self.board.read_data.val();
+
+        // The lowest newly fixed cell, and the value it took.
+        self.lowest.next = self.fresh.q.val() & (!self.fresh.q.val() + 1);
+        self.lowest_index.next = 0.into();
+        for j in 0..6 {
+            self.lowest_index.next = self
+                .lowest_index
+                .val()
+                .replace_bit(j, (self.lowest.val() & self.index_masks[j].val()).any());
+        }
+        self.lowest_value.next = (self.lowest.val() & self.new_value.q.val()).any();
+        self.solved_known.next = self.line_solver.can_fill.val() ^ self.line_solver.can_empty.val();
+        self.solved_value.next = self.line_solver.can_fill.val() & !self.line_solver.can_empty.val();
+
+        // The board memory: the reply's reads unless a visit needs the port.
+        self.board.read_address.next =
+            bit_cast::<8, 6>(self.read_row.val()) | (bit_cast::<8, 1>(self.read_value.val().into()) << 6);
+        self.board.write_enable.next = false;
+        self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val());
+        self.board.write_data.next = 0.into();
+        self.row_word.next = self.board.read_data.val();
+        self.done_q.d.next = false;
+
+        match self.state.q.val() {
+            State::Idle => {}
+            State::Clear => {
+                // Known words of both copies: addresses 0..64 and 128..192.
+                self.board.write_enable.next = true;
+                self.board.write_address.next = (self.counter.q.val() & 63) | ((self.counter.q.val() & 64) << 1);
+                self.counter.d.next = self.counter.q.val() + 1;
+                // m·n, as m additions of n (there is no multiplier).
+                if self.counter.q.val() < bit_cast::<8, 7>(self.rows_q.q.val()) {
+                    self.cells.d.next = self.cells.q.val() + bit_cast::<13, 7>(self.columns_q.q.val());
+                }
+                if self.counter.q.val() == 127 {
+                    self.state.d.next = State::Fetch;
+                }
+            }
+            State::Fetch => {
+                self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
+                    | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
+                self.line_bit.d.next = self.one.val() << self.index.q.val();
+                if (self.line.q.val() == 0) & (self.passes_q.q.val() != 255) {
+                    self.passes_q.d.next = self.passes_q.q.val() + 1;
+                }
+                self.state.d.next = State::Load;
+            }
+            State::Load => {
+                self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
+                    | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
+                    | 64;
+                self.line_known.d.next = self.board.read_data.val();
+                self.first_block.d.next = self.line_table.read_data.val().get_bits::<CLUE_STORE_BITS>(0);
+                self.state.d.next = State::Start;
+            }
+            State::Start => {
+                // Value arrives now; the line table's word is still on its port.
+                self.line_solver.start.next = true;
+                self.state.d.next = State::Solve;
+            }
+            State::Solve => {
+                if self.line_solver.done.val() {
+                    self.new_known.d.next = self.solved_known.val();
+                    self.new_value.d.next = self.solved_value.val();
+                    self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
+                    if (self.solved_known.val() & !self.line_known.q.val()) == 0 {
+                        self.quiet.d.next = self.quiet.q.val() + 1;
+                    } else {
+                        self.quiet.d.next = 0.into();
+                    }
+                    self.state.d.next = State::WriteKnown;
+                    if (self.line_solver.can_fill.val() | self.line_solver.can_empty.val()) == 0 {
+                        self.outcome_q.d.next = self.contradiction.val();
+                        self.done_q.d.next = true;
+                        self.state.d.next = State::Done;
+                    }
+                }
+            }
+            State::WriteKnown => {
+                self.board.write_enable.next = true;
+                self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val())
+                    | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
+                self.board.write_data.next = self.new_known.q.val();
+                self.state.d.next = State::WriteValue;
+            }
+            State::WriteValue => {
+                self.board.write_enable.next = true;
+                self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val())
+                    | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
+                    | 64;
+                self.board.write_data.next = self.new_value.q.val();
+                self.state.d.next = State::Advance;
+                if self.fresh.q.val().any() {
+                    self.state.d.next = State::CrossRead;
+                }
+            }
+            // Each newly fixed cell into the other copy: read its Known and
+            // Value words, set this line's bit in both.
+            State::CrossRead => {
+                self.board.read_address.next = bit_cast::<8, 6>(self.lowest_index.val())
+                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
+                self.state.d.next = State::CrossKnown;
+            }
+            State::CrossKnown => {
+                self.board.read_address.next = bit_cast::<8, 6>(self.lowest_index.val())
+                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
+                    | 64;
+                self.board.write_enable.next = true;
+                self.board.write_address.next = bit_cast::<8, 6>(self.lowest_index.val())
+                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
+                self.board.write_data.next = self.board.read_data.val() | self.line_bit.q.val();
+                self.state.d.next = State::CrossValue;
+            }
+            State::CrossValue => {
+                self.board.write_enable.next = true;
+                self.board.write_address.next = bit_cast::<8, 6>(self.lowest_index.val())
+                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
+                    | 64;
+                self.board.write_data.next = self.board.read_data.val() & !self.line_bit.q.val();
+                if self.lowest_value.val() {
+                    self.board.write_data.next = self.board.read_data.val() | self.line_bit.q.val();
+                }
+                self.fresh.d.next = self.fresh.q.val() & !self.lowest.val();
+                self.known_cells.d.next = self.known_cells.q.val() + 1;
+                self.state.d.next = State::Advance;
+                if (self.fresh.q.val() & !self.lowest.val()).any() {
+                    self.state.d.next = State::CrossRead;
+                }
+            }
+            State::Advance => {
+                if self.quiet.q.val() == self.last_line.q.val() + 1 {
+                    self.outcome_q.d.next = self.stalled.val();
+                    if self.known_cells.q.val() == self.cells.q.val() {
+                        self.outcome_q.d.next = self.solved.val();
+                    }
+                    self.done_q.d.next = true;
+                    self.state.d.next = State::Done;
+                } else {
+                    self.state.d.next = State::Fetch;
+                    self.line.d.next = self.line.q.val() + 1;
+                    self.index.d.next = self.index.q.val() + 1;
+                    if !self.is_column.q.val() & (bit_cast::<7, 6>(self.index.q.val()) + 1 == self.rows_q.q.val()) {
+                        self.is_column.d.next = true;
+                        self.index.d.next = 0.into();
+                        self.length.d.next = self.rows_q.q.val();
+                    }
+                    if self.line.q.val() == self.last_line.q.val() {
+                        self.line.d.next = 0.into();
+                        self.is_column.d.next = false;
+                        self.index.d.next = 0.into();
+                        self.length.d.next = self.columns_q.q.val();
+                    }
+                }
+            }
+            State::Done => {}
+            _ => {
+                self.state.d.next = State::Idle;
+            }
+        }
+
+        self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
+        if self.busy.val() {
+            self.cycles_q.d.next = self.cycles_q.q.val() + 1;
+        }
+        self.done.next = self.done_q.q.val();
+        self.outcome.next = self.outcome_q.q.val();
+        self.contradiction_line.next = self.line.q.val();
+        self.cycles.next = self.cycles_q.q.val();
+        self.passes.next = self.passes_q.q.val();
+
+        if self.start.val() {
+            self.rows_q.d.next = self.rows.val();
+            self.columns_q.d.next = self.columns.val();
+            self.last_line.d.next = bit_cast::<8, 7>(self.rows.val()) + bit_cast::<8, 7>(self.columns.val()) - 1;
+            self.cells.d.next = 0.into();
+            self.counter.d.next = 0.into();
+            self.line.d.next = 0.into();
+            self.is_column.d.next = false;
+            self.index.d.next = 0.into();
+            self.length.d.next = self.columns.val();
+            self.quiet.d.next = 0.into();
+            self.known_cells.d.next = 0.into();
+            self.cycles_q.d.next = 0.into();
+            self.passes_q.d.next = 0.into();
+            self.state.d.next = State::Clear;
+        }
+        if self.abort.val() {
+            self.state.d.next = State::Idle;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{tick, yosys_cell_count, yosys_check};
+    use crate::clue_model::{self, ClueVerdict};
+    use crate::line_logic::tests::Rng;
+    use crate::model::clues_of_picture;
+
+    /// What the block answered, in the model's terms, and its cycle count.
+    fn run(uut: &mut ClueSolver, row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> (ClueVerdict, u64) {
+        let (rows, columns) = (row_clues.len(), column_clues.len());
+        uut.abort.next = true;
+        tick(uut, |u| &mut u.clock);
+        uut.abort.next = false;
+        let mut address = 0u64;
+        for (line, clue) in row_clues.iter().chain(column_clues).enumerate() {
+            uut.line_write.next = true;
+            uut.line_number.next = (line as u64).into();
+            uut.line_first.next = address.into();
+            uut.line_blocks.next = (clue.len() as u64).into();
+            for &b in clue {
+                uut.clue_write.next = true;
+                uut.clue_address.next = address.into();
+                uut.clue_length.next = (b as u64).into();
+                tick(uut, |u| &mut u.clock);
+                uut.line_write.next = false;
+                address += 1;
+            }
+            tick(uut, |u| &mut u.clock);
+            uut.clue_write.next = false;
+            uut.line_write.next = false;
+        }
+        uut.rows.next = (rows as u64).into();
+        uut.columns.next = (columns as u64).into();
+        uut.start.next = true;
+        tick(uut, |u| &mut u.clock);
+        uut.start.next = false;
+        let mut guard = 0;
+        while !uut.done.val() {
+            tick(uut, |u| &mut u.clock);
+            guard += 1;
+            assert!(guard < 5_000_000, "no verdict");
+        }
+        let mut verdict = ClueVerdict {
+            rows,
+            columns,
+            outcome: uut.outcome.val().to_u8(),
+            detail: uut.contradiction_line.val().to_u8(),
+            cells: vec![],
+            visits: 0,
+            passes: uut.passes.val().to_u8(),
+        };
+        let cycles = uut.cycles.val().to_u64();
+        for r in 0..rows {
+            let mut words = [0u64; 2];
+            for (plane, word) in words.iter_mut().enumerate() {
+                uut.read_row.next = (r as u64).into();
+                uut.read_value.next = plane == 1;
+                tick(uut, |u| &mut u.clock);
+                *word = uut.row_word.val().to_u64();
+            }
+            verdict
+                .cells
+                .extend((0..columns).map(|c| (words[0] >> c & 1 == 1).then_some(words[1] >> c & 1 == 1)));
+        }
+        (verdict, cycles)
+    }
+
+    fn check(uut: &mut ClueSolver, row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> (ClueVerdict, u64) {
+        let expected = clue_model::solve(row_clues, column_clues);
+        let (got, cycles) = run(uut, row_clues, column_clues);
+        let what = format!("rows {row_clues:?} columns {column_clues:?}");
+        assert_eq!(got.outcome, expected.outcome, "outcome, {what}");
+        assert_eq!(got.passes, expected.passes, "passes, {what}");
+        if expected.outcome == outcome::CONTRADICTION {
+            assert_eq!(got.detail, expected.detail, "contradiction line, {what}");
+        } else {
+            assert_eq!(got.cells, expected.cells, "cells, {what}");
+        }
+        (expected, cycles)
+    }
+
+    fn new_solver() -> ClueSolver {
+        let mut uut = ClueSolver::default();
+        uut.connect_all();
+        uut
+    }
+
+    #[test]
+    fn solves_the_original_boards_like_the_model() {
+        let mut uut = new_solver();
+        let heart = (
+            vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]],
+            vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]],
+        );
+        let four = (
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        );
+        for (name, (r, c)) in [("4x4", four), ("heart", heart)] {
+            let (v, cycles) = check(&mut uut, &r, &c);
+            assert_eq!(v.outcome, outcome::SOLVED);
+            println!("{name}: {} visits, {cycles} cycles", v.visits);
+        }
+        check(&mut uut, &[vec![2], vec![]], &[vec![], vec![1]]);
+        check(&mut uut, &[vec![1], vec![1]], &[vec![1], vec![1]]);
+        check(&mut uut, &[vec![3]], &[vec![1], vec![1]]);
+    }
+
+    #[test]
+    fn random_puzzles_match_the_model() {
+        let mut uut = new_solver();
+        let mut rng = Rng(0x5eed_0b0a);
+        let mut outcomes = [0usize; 3];
+        for trial in 0..12 {
+            let (rows, columns) = match trial {
+                0 => (64, 64),
+                1 => (1, 64),
+                2 => (64, 3),
+                _ => (1 + rng.below(20) as usize, 1 + rng.below(20) as usize),
+            };
+            let density = 40 + rng.below(40);
+            let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(100) < density).collect();
+            let (r, c) = clues_of_picture(rows, columns, &cells);
+            if r.iter().chain(&c).map(Vec::len).sum::<usize>() > 1 << CLUE_STORE_BITS {
+                continue;
+            }
+            let (v, cycles) = check(&mut uut, &r, &c);
+            println!("{rows}x{columns}: outcome {}, {} visits, {cycles} cycles", v.outcome, v.visits);
+            outcomes[v.outcome as usize] += 1;
+        }
+        assert!(outcomes[0] > 0 && outcomes[2] > 0, "{outcomes:?}");
+    }
+
+    #[test]
+    fn verilog_synthesises() {
+        let uut = new_solver();
+        if let Some(log) = yosys_check(&uut, "clue_solver") {
+            println!(
+                "clue engine: {} LUT4s, {} block RAMs",
+                yosys_cell_count(&log, "SB_LUT4"),
+                yosys_cell_count(&log, "SB_RAM40_4K")
+            );
+        }
+    }
+}
