@@ -32,7 +32,16 @@ pub struct ClueVerdict {
     pub visits: u64,
     /// Times the solver began line 0 (saturating at 255).
     pub passes: u8,
+    /// Clock cycles the gateware's clue engine takes (`clue_solver.rs`).
+    pub cycles: u64,
 }
+
+/// Cycles to clear the board memory's 128 Known words.
+pub const CLEAR_CYCLES: u64 = 128;
+
+/// Cycles of a visit besides the line solver's and 3 per newly fixed cell:
+/// fetch, load, start, write Known, write Value, advance.
+pub const VISIT_CYCLES: u64 = 6;
 
 /// Whether a board fits the clue engine; `Err` holds the (outcome, detail)
 /// it answers otherwise.
@@ -63,6 +72,7 @@ pub fn solve(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> ClueVerdi
         cells: Vec::new(),
         visits: 0,
         passes: 0,
+        cycles: 0,
     };
     if let Err((o, d)) = check_capacity(row_clues, column_clues) {
         verdict.outcome = o;
@@ -97,11 +107,15 @@ pub fn solve(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> ClueVerdi
         }
         verdict.visits += 1;
         let result = line_logic::solve_line(length, &clues[line], known_word, value_word);
+        let solver_cycles = clues[line].len() as u64 + 2 * length as u64 + crate::line_solver::LATENCY;
         if !result.feasible() {
             verdict.outcome = outcome::CONTRADICTION;
             verdict.detail = line as u8;
+            verdict.cycles += solver_cycles + 3; // fetch, load, start: no write-back
             break;
         }
+        let fresh = (result.known() & !known_word).count_ones() as u64;
+        verdict.cycles += solver_cycles + VISIT_CYCLES + 3 * fresh;
         if result.known() != known_word {
             quiet = 0;
             for i in 0..length {
@@ -118,6 +132,7 @@ pub fn solve(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> ClueVerdi
         }
         line = (line + 1) % total;
     }
+    verdict.cycles += CLEAR_CYCLES;
     verdict.cells = known.iter().zip(&value).map(|(&k, &v)| k.then_some(v)).collect();
     verdict
 }
