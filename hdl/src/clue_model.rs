@@ -183,9 +183,12 @@ mod tests {
     fn agrees_with_the_dnf_engine_on_random_puzzles() {
         let mut rng = Rng(0xc10e_5eed_u64);
         let mut outcomes = [0usize; 3];
-        for _ in 0..300 {
-            let (r, c) = random_puzzle(&mut rng, 2..=12);
+        for _ in 0..1000 {
+            let (r, c) = random_puzzle(&mut rng, 5..=15);
             let dnf = model::solve_clues(&r, &c);
+            if dnf.outcome == outcome::OVER_CAPACITY {
+                continue; // more options than the DNF engine holds
+            }
             let clues = solve(&r, &c);
             assert_eq!(
                 (clues.outcome, clues.detail, &clues.cells, clues.visits, clues.passes),
@@ -194,6 +197,7 @@ mod tests {
             );
             outcomes[clues.outcome as usize] += 1;
         }
-        assert!(outcomes[0] > 50 && outcomes[2] > 10, "solved/contradiction/stalled: {outcomes:?}");
+        println!("solved, contradiction, stalled: {outcomes:?}");
+        assert!(outcomes[0] > 300 && outcomes[2] > 30, "solved/contradiction/stalled: {outcomes:?}");
     }
 }
