@@ -115,10 +115,13 @@ pub struct ClueSolver {
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
     done_q: DFF<Bit>,
-    // The lowest newly fixed cell: as a one-hot word, and its number.
-    lowest: Signal<Local, Bits<64>>,
-    lowest_index: Signal<Local, Bits<6>>,
-    lowest_value: Signal<Local, Bit>,
+    // The next newly fixed cell to copy, as a one-hot word (picked a cycle
+    // ahead), and the cell being copied: its number and value.
+    lowest: DFF<Bits<64>>,
+    cell: DFF<Bits<6>>,
+    cell_value: DFF<Bit>,
+    remaining: Signal<Local, Bits<64>>,
+    cell_of_lowest: Signal<Local, Bits<6>>,
     solved_known: Signal<Local, Bits<64>>,
     solved_value: Signal<Local, Bits<64>>,
     one: Constant<Bits<64>>,
@@ -181,8 +184,10 @@ impl Default for ClueSolver {
             passes_q: Default::default(),
             done_q: Default::default(),
             lowest: Default::default(),
-            lowest_index: Default::default(),
-            lowest_value: Default::default(),
+            cell: Default::default(),
+            cell_value: Default::default(),
+            remaining: Default::default(),
+            cell_of_lowest: Default::default(),
             solved_known: Default::default(),
             solved_value: Default::default(),
             one: constant(1u64),
@@ -199,7 +204,8 @@ impl Logic for ClueSolver {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, rows_q, columns_q, last_line, cells, counter, line, is_column, index, length,
-            first_block, line_known, new_known, new_value, fresh, line_bit, quiet, known_cells, outcome_q,
+            first_block, line_known, new_known, new_value, fresh, line_bit, lowest, cell, cell_value, quiet, known_cells,
+            outcome_q,
             cycles_q, passes_q, done_q
         );
         self.line_solver.clock.next = self.clock.val();
@@ -230,16 +236,16 @@ impl Logic for ClueSolver {
         self.line_solver.known.next = self.line_known.q.val();
         self.line_solver.value.next = self.board.read_data.val();
 
-        // The lowest newly fixed cell, and the value it took.
-        self.lowest.next = self.fresh.q.val() & (!self.fresh.q.val() + 1);
-        self.lowest_index.next = 0.into();
+        // Newly fixed cells are copied lowest first: `remaining` without the
+        // one picked, its lowest one (x & −x), and the picked one's number.
+        self.remaining.next = self.fresh.q.val() & !self.lowest.q.val();
+        self.cell_of_lowest.next = 0.into();
         for j in 0..6 {
-            self.lowest_index.next = self
-                .lowest_index
+            self.cell_of_lowest.next = self
+                .cell_of_lowest
                 .val()
-                .replace_bit(j, (self.lowest.val() & self.index_masks[j].val()).any());
+                .replace_bit(j, (self.lowest.q.val() & self.index_masks[j].val()).any());
         }
-        self.lowest_value.next = (self.lowest.val() & self.new_value.q.val()).any();
         self.solved_known.next = self.line_solver.can_fill.val() ^ self.line_solver.can_empty.val();
         self.solved_value.next = self.line_solver.can_fill.val() & !self.line_solver.can_empty.val();
 
@@ -294,6 +300,7 @@ impl Logic for ClueSolver {
                     self.new_known.d.next = self.solved_known.val();
                     self.new_value.d.next = self.solved_value.val();
                     self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
+                    self.lowest.d.next = 0.into();
                     if (self.solved_known.val() & !self.line_known.q.val()) == 0 {
                         self.quiet.d.next = self.quiet.q.val() + 1;
                     } else {
@@ -312,6 +319,7 @@ impl Logic for ClueSolver {
                 self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
                 self.board.write_data.next = self.new_known.q.val();
+                self.lowest.d.next = self.remaining.val() & (!self.remaining.val() + 1);
                 self.state.d.next = State::WriteValue;
             }
             State::WriteValue => {
@@ -320,6 +328,8 @@ impl Logic for ClueSolver {
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
                     | 64;
                 self.board.write_data.next = self.new_value.q.val();
+                self.cell.d.next = self.cell_of_lowest.val();
+                self.cell_value.d.next = (self.lowest.q.val() & self.new_value.q.val()).any();
                 self.state.d.next = State::Advance;
                 if self.fresh.q.val().any() {
                     self.state.d.next = State::CrossRead;
@@ -328,33 +338,36 @@ impl Logic for ClueSolver {
             // Each newly fixed cell into the other copy: read its Known and
             // Value words, set this line's bit in both.
             State::CrossRead => {
-                self.board.read_address.next = bit_cast::<8, 6>(self.lowest_index.val())
-                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
+                self.board.read_address.next =
+                    bit_cast::<8, 6>(self.cell.q.val()) | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
+                self.fresh.d.next = self.remaining.val();
+                self.lowest.d.next = self.remaining.val() & (!self.remaining.val() + 1);
                 self.state.d.next = State::CrossKnown;
             }
             State::CrossKnown => {
-                self.board.read_address.next = bit_cast::<8, 6>(self.lowest_index.val())
+                self.board.read_address.next = bit_cast::<8, 6>(self.cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
                     | 64;
                 self.board.write_enable.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.lowest_index.val())
-                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
+                self.board.write_address.next =
+                    bit_cast::<8, 6>(self.cell.q.val()) | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
                 self.board.write_data.next = self.board.read_data.val() | self.line_bit.q.val();
                 self.state.d.next = State::CrossValue;
             }
             State::CrossValue => {
                 self.board.write_enable.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.lowest_index.val())
+                self.board.write_address.next = bit_cast::<8, 6>(self.cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
                     | 64;
                 self.board.write_data.next = self.board.read_data.val() & !self.line_bit.q.val();
-                if self.lowest_value.val() {
+                if self.cell_value.q.val() {
                     self.board.write_data.next = self.board.read_data.val() | self.line_bit.q.val();
                 }
-                self.fresh.d.next = self.fresh.q.val() & !self.lowest.val();
+                self.cell.d.next = self.cell_of_lowest.val();
+                self.cell_value.d.next = (self.lowest.q.val() & self.new_value.q.val()).any();
                 self.known_cells.d.next = self.known_cells.q.val() + 1;
                 self.state.d.next = State::Advance;
-                if (self.fresh.q.val() & !self.lowest.val()).any() {
+                if self.fresh.q.val().any() {
                     self.state.d.next = State::CrossRead;
                 }
             }
