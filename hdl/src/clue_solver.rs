@@ -115,17 +115,23 @@ pub struct ClueSolver {
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
     done_q: DFF<Bit>,
-    // The next newly fixed cell to copy, as a one-hot word (picked a cycle
-    // ahead), and the cell being copied: its number and value.
-    lowest: DFF<Bits<64>>,
+    // Newly fixed cells are copied lowest first. The lowest is found in two
+    // registered steps (a 64-bit x & −x does not fit a 10 ns cycle): in
+    // each byte of `fresh`, whether any and which lowest; then the lowest byte.
+    byte_any: DFF<Bits<8>>,
+    byte_lowest: [DFF<Bits<3>>; 8],
     cell: DFF<Bits<6>>,
     cell_value: DFF<Bit>,
-    remaining: Signal<Local, Bits<64>>,
-    cell_of_lowest: Signal<Local, Bits<6>>,
+    byte_isolated: [Signal<Local, Bits<8>>; 8],
+    byte_code: [Signal<Local, Bits<3>>; 8],
+    byte_any_next: Signal<Local, Bits<8>>,
+    any_isolated: Signal<Local, Bits<8>>,
+    low_bits: Signal<Local, Bits<3>>,
+    lowest_cell: Signal<Local, Bits<6>>,
     solved_known: Signal<Local, Bits<64>>,
     solved_value: Signal<Local, Bits<64>>,
     one: Constant<Bits<64>>,
-    index_masks: [Constant<Bits<64>>; 6],
+    bit_masks: [Constant<Bits<8>>; 3],
     solved: Constant<Bits<3>>,
     contradiction: Constant<Bits<3>>,
     stalled: Constant<Bits<3>>,
@@ -133,8 +139,8 @@ pub struct ClueSolver {
 
 impl Default for ClueSolver {
     fn default() -> Self {
-        // index_masks[j]: the cells whose number has bit j set.
-        let mask = |j: usize| (0..64u64).filter(|i| i >> j & 1 == 1).fold(0u64, |m, i| m | 1 << i);
+        // bit_masks[j]: the bits of a byte whose number has bit j set.
+        let mask = |j: usize| (0..8u64).filter(|i| i >> j & 1 == 1).fold(0u64, |m, i| m | 1 << i);
         ClueSolver {
             clock: Default::default(),
             abort: Default::default(),
@@ -183,15 +189,20 @@ impl Default for ClueSolver {
             cycles_q: Default::default(),
             passes_q: Default::default(),
             done_q: Default::default(),
-            lowest: Default::default(),
+            byte_any: Default::default(),
+            byte_lowest: Default::default(),
             cell: Default::default(),
             cell_value: Default::default(),
-            remaining: Default::default(),
-            cell_of_lowest: Default::default(),
+            byte_isolated: Default::default(),
+            byte_code: Default::default(),
+            byte_any_next: Default::default(),
+            any_isolated: Default::default(),
+            low_bits: Default::default(),
+            lowest_cell: Default::default(),
             solved_known: Default::default(),
             solved_value: Default::default(),
             one: constant(1u64),
-            index_masks: array_init::array_init(|j| constant(mask(j))),
+            bit_masks: array_init::array_init(|j| constant(mask(j))),
             solved: constant(outcome::SOLVED),
             contradiction: constant(outcome::CONTRADICTION),
             stalled: constant(outcome::STALLED),
@@ -204,7 +215,7 @@ impl Logic for ClueSolver {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, rows_q, columns_q, last_line, cells, counter, line, is_column, index, length,
-            first_block, line_known, new_known, new_value, fresh, line_bit, lowest, cell, cell_value, quiet, known_cells,
+            first_block, line_known, new_known, new_value, fresh, line_bit, byte_any, cell, cell_value, quiet, known_cells,
             outcome_q,
             cycles_q, passes_q, done_q
         );
@@ -236,15 +247,39 @@ impl Logic for ClueSolver {
         self.line_solver.known.next = self.line_known.q.val();
         self.line_solver.value.next = self.board.read_data.val();
 
-        // Newly fixed cells are copied lowest first: `remaining` without the
-        // one picked, its lowest one (x & −x), and the picked one's number.
-        self.remaining.next = self.fresh.q.val() & !self.lowest.q.val();
-        self.cell_of_lowest.next = 0.into();
-        for j in 0..6 {
-            self.cell_of_lowest.next = self
-                .cell_of_lowest
+        // The lowest newly fixed cell, in two steps (see `byte_any`). Step 1,
+        // each byte of `fresh`: its lowest bit isolated (x & −x), numbered.
+        for g in 0..8 {
+            self.byte_lowest[g].clock.next = self.clock.val();
+            self.byte_isolated[g].next =
+                self.fresh.q.val().get_bits::<8>(8 * g) & (!self.fresh.q.val().get_bits::<8>(8 * g) + 1);
+            self.byte_code[g].next = 0.into();
+            for j in 0..3 {
+                self.byte_code[g].next = self.byte_code[g]
+                    .val()
+                    .replace_bit(j, (self.byte_isolated[g].val() & self.bit_masks[j].val()).any());
+            }
+            self.byte_lowest[g].d.next = self.byte_code[g].val();
+        }
+        self.byte_any_next.next = 0.into();
+        for g in 0..8 {
+            self.byte_any_next.next = self.byte_any_next.val().replace_bit(g, self.fresh.q.val().get_bits::<8>(8 * g).any());
+        }
+        self.byte_any.d.next = self.byte_any_next.val();
+        // Step 2: the lowest byte with a bit, and that byte's lowest bit.
+        self.any_isolated.next = self.byte_any.q.val() & (!self.byte_any.q.val() + 1);
+        self.low_bits.next = 0.into();
+        for g in 0..8 {
+            if self.any_isolated.val().get_bit(g) {
+                self.low_bits.next = self.low_bits.val() | self.byte_lowest[g].q.val();
+            }
+        }
+        self.lowest_cell.next = bit_cast::<6, 3>(self.low_bits.val());
+        for j in 0..3 {
+            self.lowest_cell.next = self
+                .lowest_cell
                 .val()
-                .replace_bit(j, (self.lowest.q.val() & self.index_masks[j].val()).any());
+                .replace_bit(j + 3, (self.any_isolated.val() & self.bit_masks[j].val()).any());
         }
         self.solved_known.next = self.line_solver.can_fill.val() ^ self.line_solver.can_empty.val();
         self.solved_value.next = self.line_solver.can_fill.val() & !self.line_solver.can_empty.val();
@@ -300,7 +335,6 @@ impl Logic for ClueSolver {
                     self.new_known.d.next = self.solved_known.val();
                     self.new_value.d.next = self.solved_value.val();
                     self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
-                    self.lowest.d.next = 0.into();
                     if (self.solved_known.val() & !self.line_known.q.val()) == 0 {
                         self.quiet.d.next = self.quiet.q.val() + 1;
                     } else {
@@ -319,7 +353,6 @@ impl Logic for ClueSolver {
                 self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
                 self.board.write_data.next = self.new_known.q.val();
-                self.lowest.d.next = self.remaining.val() & (!self.remaining.val() + 1);
                 self.state.d.next = State::WriteValue;
             }
             State::WriteValue => {
@@ -328,8 +361,7 @@ impl Logic for ClueSolver {
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
                     | 64;
                 self.board.write_data.next = self.new_value.q.val();
-                self.cell.d.next = self.cell_of_lowest.val();
-                self.cell_value.d.next = (self.lowest.q.val() & self.new_value.q.val()).any();
+                self.cell.d.next = self.lowest_cell.val();
                 self.state.d.next = State::Advance;
                 if self.fresh.q.val().any() {
                     self.state.d.next = State::CrossRead;
@@ -340,8 +372,8 @@ impl Logic for ClueSolver {
             State::CrossRead => {
                 self.board.read_address.next =
                     bit_cast::<8, 6>(self.cell.q.val()) | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
-                self.fresh.d.next = self.remaining.val();
-                self.lowest.d.next = self.remaining.val() & (!self.remaining.val() + 1);
+                self.fresh.d.next = self.fresh.q.val() & !(self.one.val() << self.cell.q.val());
+                self.cell_value.d.next = self.new_value.q.val().get_bit(self.cell.q.val().index());
                 self.state.d.next = State::CrossKnown;
             }
             State::CrossKnown => {
@@ -363,8 +395,7 @@ impl Logic for ClueSolver {
                 if self.cell_value.q.val() {
                     self.board.write_data.next = self.board.read_data.val() | self.line_bit.q.val();
                 }
-                self.cell.d.next = self.cell_of_lowest.val();
-                self.cell_value.d.next = (self.lowest.q.val() & self.new_value.q.val()).any();
+                self.cell.d.next = self.lowest_cell.val();
                 self.known_cells.d.next = self.known_cells.q.val() + 1;
                 self.state.d.next = State::Advance;
                 if self.fresh.q.val().any() {
