@@ -95,3 +95,39 @@ pub fn yosys_cell_count(log: &str, cell: &str) -> usize {
         })
         .unwrap_or(0)
 }
+
+/// Simulates the Verilog of `uut` (module `top`) under Icarus Verilog with
+/// the testbench `testbench` (a module `tb` that instantiates `top`), with
+/// `files` written beside it for `$readmemh`. Returns what the testbench
+/// printed. Skipped (None) with a notice where iverilog is not installed,
+/// unless the `CI` environment variable is set.
+pub fn iverilog_run<B: Block>(uut: &B, name: &str, testbench: &str, files: &[(&str, String)]) -> Option<String> {
+    if std::process::Command::new("iverilog").arg("-V").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must simulate the Verilog: install iverilog"
+        );
+        eprintln!("skipped the Icarus simulation of {name}: iverilog is not installed (apt-get install iverilog)");
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("nonogram-iverilog-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("top.v"), generate_verilog(uut)).unwrap();
+    std::fs::write(dir.join("tb.v"), testbench).unwrap();
+    for (file, contents) in files {
+        std::fs::write(dir.join(file), contents).unwrap();
+    }
+    let compile = std::process::Command::new("iverilog")
+        .current_dir(&dir)
+        .args(["-g2005", "-s", "tb", "-o", "sim", "tb.v", "top.v"])
+        .output()
+        .unwrap();
+    assert!(
+        compile.status.success(),
+        "iverilog rejected {name}:\n{}",
+        String::from_utf8_lossy(&compile.stderr)
+    );
+    let run = std::process::Command::new("vvp").current_dir(&dir).arg("sim").output().unwrap();
+    assert!(run.status.success(), "vvp failed on {name}:\n{}", String::from_utf8_lossy(&run.stderr));
+    Some(String::from_utf8_lossy(&run.stdout).into_owned())
+}
