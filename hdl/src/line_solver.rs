@@ -88,8 +88,6 @@ pub struct LineSolver {
     cursor_down: DFF<Bits<7>>,
     at_last: DFF<Bit>,
     at_first: DFF<Bit>,
-    cell_fillable_q: DFF<Bit>,
-    cell_emptiable_q: DFF<Bit>,
     states: DFF<States>,
     forward_store: RAM<Bits<64>, 6>,
     met_fill: DFF<Bits<64>>,
@@ -148,8 +146,6 @@ impl Default for LineSolver {
             cursor_down: Default::default(),
             at_last: Default::default(),
             at_first: Default::default(),
-            cell_fillable_q: Default::default(),
-            cell_emptiable_q: Default::default(),
             states: Default::default(),
             forward_store: Default::default(),
             met_fill: Default::default(),
@@ -179,8 +175,7 @@ impl Logic for LineSolver {
             self, clock, phase, fillable, emptiable, last_cell, last_block, issued, arriving, block_length,
             arrived, drained,
             gap_at, too_long, gaps, block_ends, last_gap, fill_from, accept, cursor, cursor_up,
-            cursor_down, at_last, at_first, cell_fillable_q,
-            cell_emptiable_q, states, met_fill,
+            cursor_down, at_last, at_first, states, met_fill,
             met_empty, met, can_fill_q, can_empty_q, done_q
         );
         self.forward_store.read_clock.next = self.clock.val();
@@ -191,9 +186,15 @@ impl Logic for LineSolver {
         // Read F_{p−1} while on cell p (backwards), so it is there for p − 1.
         self.forward_store.read_address.next = bit_cast::<6, 7>(self.cursor.q.val() - 1);
         self.clue_address.next = bit_cast::<5, 6>(self.issued.q.val());
-        // The cell under the cursor, picked a cycle ahead (a 64-way multiplexer).
-        self.cell_fillable.next = self.cell_fillable_q.q.val();
-        self.cell_emptiable.next = self.cell_emptiable_q.q.val();
+        // The cell under the cursor: the line's two words rotate right past
+        // bit 0 going forwards, so that going backwards they rotate left past
+        // bit 63 (no 64-way multiplexer on the path).
+        self.cell_fillable.next = self.fillable.q.val().get_bit(0);
+        self.cell_emptiable.next = self.emptiable.q.val().get_bit(0);
+        if self.phase.q.val() == Phase::Backward {
+            self.cell_fillable.next = self.fillable.q.val().get_bit(63);
+            self.cell_emptiable.next = self.emptiable.q.val().get_bit(63);
+        }
         self.next_cursor.next = self.cursor.q.val();
         self.arriving.d.next = false;
         self.met.d.next = false;
@@ -258,6 +259,8 @@ impl Logic for LineSolver {
             Phase::Forward => {
                 self.states.d.next = self.by_fill_forward.val() | self.by_empty_forward.val();
                 self.forward_store.write_enable.next = true;
+                self.fillable.d.next = (self.fillable.q.val() >> 1) | (self.fillable.q.val() << 63);
+                self.emptiable.d.next = (self.emptiable.q.val() >> 1) | (self.emptiable.q.val() << 63);
                 if self.at_last.q.val() {
                     self.phase.d.next = Phase::Turn;
                 } else {
@@ -278,6 +281,8 @@ impl Logic for LineSolver {
                     self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
                 self.met.d.next = true;
                 self.states.d.next = self.by_fill.val() | self.by_empty.val();
+                self.fillable.d.next = (self.fillable.q.val() << 1) | (self.fillable.q.val() >> 63);
+                self.emptiable.d.next = (self.emptiable.q.val() << 1) | (self.emptiable.q.val() >> 63);
                 if self.at_first.q.val() {
                     self.phase.d.next = Phase::Drain;
                 } else {
@@ -299,8 +304,6 @@ impl Logic for LineSolver {
         self.cursor_down.d.next = self.next_cursor.val() - 1;
         self.at_last.d.next = self.next_cursor.val() == self.last_cell.q.val();
         self.at_first.d.next = self.next_cursor.val() == 0;
-        self.cell_fillable_q.d.next = self.fillable.q.val().get_bit(self.next_cursor.val().index());
-        self.cell_emptiable_q.d.next = self.emptiable.q.val().get_bit(self.next_cursor.val().index());
 
         // Cells come out last first: shift them in from the bottom.
         if self.met.q.val() {
