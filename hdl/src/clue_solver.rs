@@ -341,7 +341,7 @@ impl Logic for ClueSolver {
                         self.quiet.d.next = 0.into();
                     }
                     self.state.d.next = State::WriteKnown;
-                    if (self.line_solver.can_fill.val() | self.line_solver.can_empty.val()) == 0 {
+                    if !self.line_solver.feasible.val() {
                         self.outcome_q.d.next = self.contradiction.val();
                         self.done_q.d.next = true;
                         self.state.d.next = State::Done;

@@ -62,6 +62,8 @@ pub struct LineSolver {
     pub done: Signal<Out, Bit>,
     pub can_fill: Signal<Out, Bits<64>>,
     pub can_empty: Signal<Out, Bits<64>>,
+    /// Some fill agrees with the clue and the known cells (with `done`).
+    pub feasible: Signal<Out, Bit>,
     phase: DFF<Phase>,
     // The line: which cells can be filled, which emptied.
     fillable: DFF<Bits<64>>,
@@ -95,6 +97,7 @@ pub struct LineSolver {
     met: DFF<Bit>,
     can_fill_q: DFF<Bits<64>>,
     can_empty_q: DFF<Bits<64>>,
+    feasible_q: DFF<Bit>,
     done_q: DFF<Bit>,
     // Combinational.
     next_gap_at: Signal<Local, Bits<8>>,
@@ -124,6 +127,7 @@ impl Default for LineSolver {
             done: Default::default(),
             can_fill: Default::default(),
             can_empty: Default::default(),
+            feasible: Default::default(),
             phase: Default::default(),
             fillable: Default::default(),
             emptiable: Default::default(),
@@ -153,6 +157,7 @@ impl Default for LineSolver {
             met: Default::default(),
             can_fill_q: Default::default(),
             can_empty_q: Default::default(),
+            feasible_q: Default::default(),
             done_q: Default::default(),
             next_gap_at: Default::default(),
             gap_here: Default::default(),
@@ -176,7 +181,7 @@ impl Logic for LineSolver {
             arrived, drained,
             gap_at, too_long, gaps, block_ends, last_gap, fill_from, accept, cursor, cursor_up,
             cursor_down, at_last, at_first, states, met_fill,
-            met_empty, met, can_fill_q, can_empty_q, done_q
+            met_empty, met, can_fill_q, can_empty_q, feasible_q, done_q
         );
         self.forward_store.read_clock.next = self.clock.val();
         self.forward_store.write_clock.next = self.clock.val();
@@ -311,7 +316,11 @@ impl Logic for LineSolver {
                 | bit_cast::<64, 1>(self.met_fill.q.val().any().into());
             self.can_empty_q.d.next = (self.can_empty_q.q.val() << 1)
                 | bit_cast::<64, 1>(self.met_empty.q.val().any().into());
+            if self.met_fill.q.val().any() | self.met_empty.q.val().any() {
+                self.feasible_q.d.next = true;
+            }
         }
+        self.feasible.next = self.feasible_q.q.val();
         self.can_fill.next = self.can_fill_q.q.val();
         self.can_empty.next = self.can_empty_q.q.val();
         self.done.next = self.done_q.q.val();
@@ -335,6 +344,7 @@ impl Logic for LineSolver {
             self.states.d.next = 1.into();
             self.can_fill_q.d.next = 0.into();
             self.can_empty_q.d.next = 0.into();
+            self.feasible_q.d.next = false;
             self.phase.d.next = Phase::Layout;
         }
     }
@@ -374,6 +384,7 @@ mod tests {
         let expected = solve_line(length, clue, known, value);
         let (fill, empty, cycles) = run(uut, length, clue, known, value);
         let what = format!("length {length} clue {clue:?} known {known:#x} value {value:#x}");
+        assert_eq!(uut.feasible.val(), expected.feasible(), "feasible, {what}");
         assert_eq!((fill, empty), (expected.can_fill, expected.can_empty), "{what}");
         assert_eq!(
             cycles,
