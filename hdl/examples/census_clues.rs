@@ -13,14 +13,19 @@ fn count(range: std::ops::Range<u64>) -> u64 {
         let cells: Vec<bool> = (0..25).map(|i| g >> i & 1 == 1).collect();
         let (r, c) = clues_of_picture(5, 5, &cells);
         let v = clue_model::solve(&r, &c);
-        assert!(v.outcome != outcome::CONTRADICTION, "grid {g:#x}: the clues of a picture contradict");
+        assert!(
+            v.outcome != outcome::CONTRADICTION,
+            "grid {g:#x}: the clues of a picture contradict"
+        );
         solvable += (v.outcome == outcome::SOLVED) as u64;
     }
     solvable
 }
 
 fn main() {
-    let grids: u64 = std::env::args().nth(1).map_or(1 << 25, |a| a.parse().expect("a number of grids"));
+    let grids: u64 = std::env::args()
+        .nth(1)
+        .map_or(1 << 25, |a| a.parse().expect("a number of grids"));
     let start = std::time::Instant::now();
     let half = grids / 2;
     let other = std::thread::spawn(move || count(half..grids));

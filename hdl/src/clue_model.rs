@@ -143,7 +143,10 @@ mod tests {
     use crate::line_logic::tests::Rng;
     use crate::model;
 
-    fn random_puzzle(rng: &mut Rng, side: std::ops::RangeInclusive<u64>) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    fn random_puzzle(
+        rng: &mut Rng,
+        side: std::ops::RangeInclusive<u64>,
+    ) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
         let span = side.end() - side.start() + 1;
         let rows = (side.start() + rng.below(span)) as usize;
         let columns = (side.start() + rng.below(span)) as usize;
@@ -167,10 +170,19 @@ mod tests {
     fn reports_contradictions_stalls_and_capacity() {
         let v = solve(&[vec![2], vec![]], &[vec![], vec![1]]);
         assert_eq!((v.outcome, v.detail), (outcome::CONTRADICTION, 2));
-        assert_eq!(solve(&[vec![1], vec![1]], &[vec![1], vec![1]]).outcome, outcome::STALLED);
+        assert_eq!(
+            solve(&[vec![1], vec![1]], &[vec![1], vec![1]]).outcome,
+            outcome::STALLED
+        );
         // A clue longer than its line: no fill.
-        assert_eq!(solve(&[vec![3]], &[vec![1], vec![1]]).outcome, outcome::CONTRADICTION);
-        assert_eq!(solve(&vec![vec![1]; 65], &[vec![1]]).outcome, outcome::OVER_CAPACITY);
+        assert_eq!(
+            solve(&[vec![3]], &[vec![1], vec![1]]).outcome,
+            outcome::CONTRADICTION
+        );
+        assert_eq!(
+            solve(&vec![vec![1]; 65], &[vec![1]]).outcome,
+            outcome::OVER_CAPACITY
+        );
         assert_eq!(solve(&[], &[vec![1]]).outcome, outcome::MALFORMED);
         // 64 × 64 fits.
         let v = solve(&vec![vec![64]; 64], &vec![vec![64]; 64]);
@@ -191,13 +203,22 @@ mod tests {
             }
             let clues = solve(&r, &c);
             assert_eq!(
-                (clues.outcome, clues.detail, &clues.cells, clues.visits, clues.passes),
+                (
+                    clues.outcome,
+                    clues.detail,
+                    &clues.cells,
+                    clues.visits,
+                    clues.passes
+                ),
                 (dnf.outcome, dnf.detail, &dnf.cells, dnf.visits, dnf.passes),
                 "rows {r:?} columns {c:?}"
             );
             outcomes[clues.outcome as usize] += 1;
         }
         println!("solved, contradiction, stalled: {outcomes:?}");
-        assert!(outcomes[0] > 300 && outcomes[2] > 30, "solved/contradiction/stalled: {outcomes:?}");
+        assert!(
+            outcomes[0] > 300 && outcomes[2] > 30,
+            "solved/contradiction/stalled: {outcomes:?}"
+        );
     }
 }

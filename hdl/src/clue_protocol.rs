@@ -38,7 +38,10 @@ pub fn encode_board(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], out: 
         push(Message::new(code::START_LINE, line as u16, false));
         let blocks: Vec<usize> = clue.iter().copied().filter(|&b| b > 0).collect();
         for pair in blocks.chunks(2) {
-            assert!(pair.iter().all(|&b| b <= MAX_BLOCK), "blocks are at most {MAX_BLOCK} cells");
+            assert!(
+                pair.iter().all(|&b| b <= MAX_BLOCK),
+                "blocks are at most {MAX_BLOCK} cells"
+            );
             let first = (pair[0] - 1) as u16;
             let second = pair.get(1).map_or(0, |&b| (b - 1) as u16);
             push(Message::new(code::ASSIGN, first << 6 | second, pair.len() == 2));
@@ -63,7 +66,13 @@ pub fn blocks_of(message: Message) -> impl Iterator<Item = usize> {
 
 /// Appends a v2 reply: `cells` row-major (empty for a reply without a
 /// board), then the STATUS messages given.
-pub fn encode_reply(rows: usize, columns: usize, cells: &[Option<bool>], status: &[Message], out: &mut Vec<u8>) {
+pub fn encode_reply(
+    rows: usize,
+    columns: usize,
+    cells: &[Option<bool>],
+    status: &[Message],
+    out: &mut Vec<u8>,
+) {
     let mut push = |m: Message| out.extend_from_slice(&m.to_bytes());
     push(Message::new(code::START_BOARD, rows as u16, true));
     push(Message::new(code::START_BOARD, columns as u16, true));
@@ -165,7 +174,10 @@ mod tests {
     fn the_one_by_one_example() {
         let mut out = vec![];
         encode_board(&[vec![1]], &[vec![1]], &mut out);
-        assert_eq!(out, [0xE0, 0x03, 0xE0, 0x03, 0xC0, 0x00, 0xA0, 0x00, 0xC0, 0x02, 0xA0, 0x00, 0x00, 0x00]);
+        assert_eq!(
+            out,
+            [0xE0, 0x03, 0xE0, 0x03, 0xC0, 0x00, 0xA0, 0x00, 0xC0, 0x02, 0xA0, 0x00, 0x00, 0x00]
+        );
         assert_eq!(board_bytes(&[vec![1]], &[vec![1]]), out.len());
     }
 
@@ -176,7 +188,11 @@ mod tests {
             assert_eq!(blocks_of(m).collect::<Vec<_>>(), vec![a, b]);
         }
         let mut out = vec![];
-        encode_board(&[vec![3, 1, 4], vec![0]], &[vec![2], vec![], vec![1, 1]], &mut out);
+        encode_board(
+            &[vec![3, 1, 4], vec![0]],
+            &[vec![2], vec![], vec![1, 1]],
+            &mut out,
+        );
         let messages: Vec<Message> = out.chunks(2).map(|b| Message::from_bytes([b[0], b[1]])).collect();
         let blocks: Vec<usize> = messages
             .iter()
@@ -184,7 +200,10 @@ mod tests {
             .flat_map(|&m| blocks_of(m))
             .collect();
         assert_eq!(blocks, vec![3, 1, 4, 2, 1, 1]);
-        assert_eq!(board_bytes(&[vec![3, 1, 4], vec![0]], &[vec![2], vec![], vec![1, 1]]), out.len());
+        assert_eq!(
+            board_bytes(&[vec![3, 1, 4], vec![0]], &[vec![2], vec![], vec![1, 1]]),
+            out.len()
+        );
     }
 
     #[test]
@@ -199,12 +218,18 @@ mod tests {
                         _ => None,
                     })
                     .collect();
-                let status = [Message::status(status::field::OUTCOME, 2), Message::status(status::field::CYCLES_0, 9)];
+                let status = [
+                    Message::status(status::field::OUTCOME, 2),
+                    Message::status(status::field::CYCLES_0, 9),
+                ];
                 let mut out = vec![];
                 encode_reply(rows, columns, &cells, &status, &mut out);
                 let (reply, used) = decode_reply(&out).unwrap();
                 assert_eq!(used, out.len());
-                assert_eq!((reply.rows, reply.columns, reply.outcome, reply.cycles), (rows, columns, 2, 9));
+                assert_eq!(
+                    (reply.rows, reply.columns, reply.outcome, reply.cycles),
+                    (rows, columns, 2, 9)
+                );
                 assert_eq!(reply.cells, cells);
                 let maps = if cells.iter().any(Option::is_none) { 2 } else { 1 };
                 assert_eq!(out.len(), 4 + 2 * maps * (rows * columns).div_ceil(13) + 4 + 2);
@@ -234,7 +259,13 @@ mod tests {
         let status: Vec<Message> = (0..13).map(|f| Message::status(f, 0)).collect();
         encode_reply(25, 25, &vec![Some(true); 625], &status, &mut reply);
         largest[2] = reply.len();
-        println!("largest of 200: 25x25 {} bytes out, 30x35 {} bytes out; a solved 25x25 reply {} bytes", largest[0], largest[1], largest[2]);
-        assert!(largest[0] <= 1000 && largest[1] <= 1200 && largest[2] <= 200, "{largest:?}");
+        println!(
+            "largest of 200: 25x25 {} bytes out, 30x35 {} bytes out; a solved 25x25 reply {} bytes",
+            largest[0], largest[1], largest[2]
+        );
+        assert!(
+            largest[0] <= 1000 && largest[1] <= 1200 && largest[2] <= 200,
+            "{largest:?}"
+        );
     }
 }

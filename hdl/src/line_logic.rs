@@ -154,8 +154,16 @@ pub fn solve_line(length: usize, blocks: &[usize], known: u64, value: u64) -> Li
     let mut result = none;
     let mut after = automaton.accept;
     for p in (0..length).rev() {
-        let by_fill = if fillable(p) { automaton.back_fill(after) } else { 0 };
-        let by_empty = if emptiable(p) { automaton.back_empty(after) } else { 0 };
+        let by_fill = if fillable(p) {
+            automaton.back_fill(after)
+        } else {
+            0
+        };
+        let by_empty = if emptiable(p) {
+            automaton.back_empty(after)
+        } else {
+            0
+        };
         result.can_fill |= ((forward[p] & by_fill != 0) as u64) << p;
         result.can_empty |= ((forward[p] & by_empty != 0) as u64) << p;
         after = by_fill | by_empty;
@@ -204,7 +212,9 @@ pub(crate) mod tests {
         let blocks: Vec<usize> = if rng.below(5) > 0 {
             crate::options::clue_of(picture, length)
         } else {
-            (0..rng.below(5)).map(|_| 1 + rng.below(length as u64) as usize).collect()
+            (0..rng.below(5))
+                .map(|_| 1 + rng.below(length as u64) as usize)
+                .collect()
         };
         let known_density = rng.below(70);
         let known = (0..length).fold(0u64, |w, i| w | ((rng.below(100) < known_density) as u64) << i) & line;
@@ -263,6 +273,9 @@ pub(crate) mod tests {
             checked += 1;
             feasible += expected.feasible() as usize;
         }
-        assert!(checked > 30_000 && feasible > 10_000, "{checked} checked, {feasible} feasible");
+        assert!(
+            checked > 30_000 && feasible > 10_000,
+            "{checked} checked, {feasible} feasible"
+        );
     }
 }

@@ -177,11 +177,38 @@ impl Logic for LineSolver {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, fillable, emptiable, last_cell, last_block, issued, arriving, block_length,
-            arrived, drained,
-            gap_at, too_long, gaps, block_ends, last_gap, fill_from, accept, cursor, cursor_up,
-            cursor_down, at_last, at_first, states, met_fill,
-            met_empty, met, can_fill_q, can_empty_q, feasible_q, done_q
+            self,
+            clock,
+            phase,
+            fillable,
+            emptiable,
+            last_cell,
+            last_block,
+            issued,
+            arriving,
+            block_length,
+            arrived,
+            drained,
+            gap_at,
+            too_long,
+            gaps,
+            block_ends,
+            last_gap,
+            fill_from,
+            accept,
+            cursor,
+            cursor_up,
+            cursor_down,
+            at_last,
+            at_first,
+            states,
+            met_fill,
+            met_empty,
+            met,
+            can_fill_q,
+            can_empty_q,
+            feasible_q,
+            done_q
         );
         self.forward_store.read_clock.next = self.clock.val();
         self.forward_store.write_clock.next = self.clock.val();
@@ -210,8 +237,7 @@ impl Logic for LineSolver {
         // (g_k past L + 1) has no fill.
         self.block_length.d.next = self.clue_length.val();
         self.arrived.d.next = self.arriving.q.val();
-        self.next_gap_at.next =
-            self.gap_at.q.val() + bit_cast::<8, 7>(self.block_length.q.val()) + 1;
+        self.next_gap_at.next = self.gap_at.q.val() + bit_cast::<8, 7>(self.block_length.q.val()) + 1;
         self.gap_here.next = self.one.val() << self.next_gap_at.val();
         if self.arrived.q.val() & !self.too_long.q.val() {
             self.gap_at.d.next = self.next_gap_at.val();
@@ -281,7 +307,8 @@ impl Logic for LineSolver {
                 self.phase.d.next = Phase::Backward;
             }
             Phase::Backward => {
-                self.met_fill.d.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
+                self.met_fill.d.next =
+                    self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
                 self.met_empty.d.next =
                     self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
                 self.met.d.next = true;
@@ -312,10 +339,10 @@ impl Logic for LineSolver {
 
         // Cells come out last first: shift them in from the bottom.
         if self.met.q.val() {
-            self.can_fill_q.d.next = (self.can_fill_q.q.val() << 1)
-                | bit_cast::<64, 1>(self.met_fill.q.val().any().into());
-            self.can_empty_q.d.next = (self.can_empty_q.q.val() << 1)
-                | bit_cast::<64, 1>(self.met_empty.q.val().any().into());
+            self.can_fill_q.d.next =
+                (self.can_fill_q.q.val() << 1) | bit_cast::<64, 1>(self.met_fill.q.val().any().into());
+            self.can_empty_q.d.next =
+                (self.can_empty_q.q.val() << 1) | bit_cast::<64, 1>(self.met_empty.q.val().any().into());
             if self.met_fill.q.val().any() | self.met_empty.q.val().any() {
                 self.feasible_q.d.next = true;
             }
@@ -528,7 +555,10 @@ endmodule
         let Some(out) = iverilog_run(&uut, "line_solver", TESTBENCH, &[("stimulus.hex", hex)]) else {
             return;
         };
-        let results: Vec<&str> = out.lines().filter(|l| !l.starts_with("VCD") && !l.is_empty()).collect();
+        let results: Vec<&str> = out
+            .lines()
+            .filter(|l| !l.starts_with("VCD") && !l.is_empty())
+            .collect();
         assert_eq!(results.len(), lines.len(), "{out}");
         for ((length, clue, known, value), line) in lines.iter().zip(results) {
             let r = solve_line(*length, clue, *known, *value);
