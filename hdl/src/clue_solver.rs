@@ -616,7 +616,10 @@ mod tests {
         // A full-size board: a staircase, solvable by line logic.
         let picture: Vec<bool> = (0..64 * 64).map(|i| i % 64 <= i / 64).collect();
         let (r, c) = clues_of_picture(64, 64, &picture);
+        let clock = std::time::Instant::now();
         let (v, cycles) = check(&mut uut, &r, &c);
+        let seconds = clock.elapsed().as_secs_f64();
+        println!("RustHDL simulation: {:.0} cycles/s", cycles as f64 / seconds);
         assert_eq!(v.outcome, outcome::SOLVED);
         assert!(v.cells.iter().zip(&picture).all(|(c, p)| *c == Some(*p)));
         println!("64x64: {} visits, {cycles} cycles", v.visits);
