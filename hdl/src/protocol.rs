@@ -81,12 +81,15 @@ pub mod status {
         pub const UNEXPECTED: u8 = 2;
         /// An ASSIGN index is outside the current line.
         pub const CELL_OUT_OF_LINE: u8 = 3;
-        /// START_LINE named a line other than the next one, or END_BOARD came early.
+        /// START_LINE named a line other than the next one (0 always means the
+        /// next one), or END_BOARD came early.
         pub const WRONG_LINE: u8 = 4;
         /// The option FIFO is full.
         pub const FIFO_FULL: u8 = 5;
-        /// The line went idle in the middle of a message while a board was loading.
+        /// The line went idle while a board was loading (inside a message or between two).
         pub const TRUNCATED: u8 = 6;
+        /// A byte arrived with a framing error (low stop bit) while a board was loading.
+        pub const FRAMING: u8 = 7;
     }
 }
 
