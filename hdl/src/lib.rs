@@ -2,6 +2,7 @@
 //! reference model.
 
 pub mod bench;
+pub mod board_model;
 pub mod core;
 pub mod driver;
 pub mod model;
