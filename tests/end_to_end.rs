@@ -399,3 +399,56 @@ fn a_client_of_the_original_protocol_gets_nonohosts_answers() {
     }
     assert!(compared >= 12, "{compared} puzzles compared");
 }
+
+/// START_BOARD during a solve, end to end: a board, then k ignored filler
+/// messages (NEXT_OPTION outside a board, 20 bit times each), then a second
+/// board, for every k from 0 until past the first board's solve. The second
+/// board's reply is the model's, whatever the first board was doing.
+#[test]
+fn a_new_board_during_a_solve_is_answered_whole() {
+    use nonogram_hdl::protocol::{code, decode_reply, Message};
+    use std::io::{Read, Write};
+    let board = SimBoard::spawn(Faults::default()).unwrap();
+    let puzzles = examples();
+    let first = puzzles.iter().find(|p| p.name.ends_with("x11x11.txt")).unwrap();
+    let second = puzzles.iter().find(|p| p.name.ends_with("heart6x7.txt")).unwrap();
+    let first_cycles = model::solve_clues(&first.rows, &first.columns).cycles;
+    let verdict = model::solve_clues(&second.rows, &second.columns);
+    let filler = Message::new(code::NEXT_OPTION, 0, false).to_bytes();
+    let bit_cycles = nonogram_sim::SIM_CLOCKS_PER_BIT as u64;
+    let last_k = first_cycles / (20 * bit_cycles) + 3;
+    for k in 0..=last_k {
+        std::thread::sleep(2 * QUIET_BEFORE_IDLE);
+        let mut bytes = wire::encode(first, false);
+        for _ in 0..k {
+            bytes.extend(filler);
+        }
+        bytes.extend(wire::encode(second, false));
+        let mut port = serialport::new(board.path(), 9600)
+            .timeout(Duration::from_millis(50))
+            .open()
+            .unwrap();
+        port.write_all(&bytes).unwrap();
+        let deadline = Instant::now() + nonogram_sim::reply_allowance(bytes.len() as u64);
+        let (mut got, mut buf) = (vec![], [0u8; 512]);
+        // The first board's reply (whole or cut short) may come first: take
+        // the reply that ends the bytes received.
+        let reply = loop {
+            assert!(Instant::now() < deadline, "k = {k}: no reply for the second board");
+            if let Ok(n) = port.read(&mut buf) {
+                got.extend_from_slice(&buf[..n]);
+            }
+            let found = (0..got.len()).step_by(2).find_map(|at| match decode_reply(&got[at..]) {
+                Ok((r, used)) if at + used == got.len() && (r.rows, r.columns) == (6, 7) => Some(r),
+                _ => None,
+            });
+            if let Some(reply) = found {
+                break reply;
+            }
+        };
+        assert_eq!(reply.cells, verdict.cells, "k = {k}");
+        assert_eq!(reply.options as usize, verdict.options, "k = {k}");
+        assert_eq!(reply.cycles as u64, verdict.cycles, "k = {k}");
+    }
+    println!("{} filler counts, the first solve is {first_cycles} cycles", last_k + 1);
+}
