@@ -329,7 +329,10 @@ mod original_client {
             if let Ok(k) = port.read(&mut buf) {
                 bytes.extend_from_slice(&buf[..k]);
             }
-            words = bytes.chunks_exact(2).map(|b| u16::from_be_bytes([b[0], b[1]])).collect();
+            words = bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+                .collect();
         }
         let width = columns.len();
         let mut cells = vec![];
@@ -395,7 +398,11 @@ fn a_client_of_the_original_protocol_gets_nonohosts_answers() {
             other => panic!("{name}: outcome {other}"),
         }
         compared += 1;
-        println!("{name}: outcome {} from the original stream ({} bytes)", answer.outcome, stream.len());
+        println!(
+            "{name}: outcome {} from the original stream ({} bytes)",
+            answer.outcome,
+            stream.len()
+        );
     }
     assert!(compared >= 12, "{compared} puzzles compared");
 }
@@ -434,14 +441,19 @@ fn a_new_board_during_a_solve_is_answered_whole() {
         // The first board's reply (whole or cut short) may come first: take
         // the reply that ends the bytes received.
         let reply = loop {
-            assert!(Instant::now() < deadline, "k = {k}: no reply for the second board");
+            assert!(
+                Instant::now() < deadline,
+                "k = {k}: no reply for the second board"
+            );
             if let Ok(n) = port.read(&mut buf) {
                 got.extend_from_slice(&buf[..n]);
             }
-            let found = (0..got.len()).step_by(2).find_map(|at| match decode_reply(&got[at..]) {
-                Ok((r, used)) if at + used == got.len() && (r.rows, r.columns) == (6, 7) => Some(r),
-                _ => None,
-            });
+            let found = (0..got.len())
+                .step_by(2)
+                .find_map(|at| match decode_reply(&got[at..]) {
+                    Ok((r, used)) if at + used == got.len() && (r.rows, r.columns) == (6, 7) => Some(r),
+                    _ => None,
+                });
             if let Some(reply) = found {
                 break reply;
             }
@@ -450,5 +462,8 @@ fn a_new_board_during_a_solve_is_answered_whole() {
         assert_eq!(reply.options as usize, verdict.options, "k = {k}");
         assert_eq!(reply.cycles as u64, verdict.cycles, "k = {k}");
     }
-    println!("{} filler counts, the first solve is {first_cycles} cycles", last_k + 1);
+    println!(
+        "{} filler counts, the first solve is {first_cycles} cycles",
+        last_k + 1
+    );
 }

@@ -106,7 +106,13 @@ impl BoardModel {
                     return self.refuse(o, d);
                 }
                 let lines = Vec::with_capacity(rows + columns);
-                self.state = State::Board { rows, columns, lines, option: None, stored: 0 };
+                self.state = State::Board {
+                    rows,
+                    columns,
+                    lines,
+                    option: None,
+                    stored: 0,
+                };
                 None
             }
             // The first of a pair abandons whatever was going on.
@@ -120,7 +126,16 @@ impl BoardModel {
             }
             (_, State::Idle) => None,
             (_, State::Rows(_)) => self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
-            (_, State::Board { rows, columns, lines, option, stored }) => {
+            (
+                _,
+                State::Board {
+                    rows,
+                    columns,
+                    lines,
+                    option,
+                    stored,
+                },
+            ) => {
                 let (rows, columns) = (*rows, *columns);
                 let total = rows + columns;
                 // The open line is the last one pushed.
@@ -183,8 +198,14 @@ pub fn encode_reply(verdict: &Verdict) -> Vec<u8> {
         return refusal(verdict.outcome, verdict.detail);
     }
     let mut out = Vec::new();
-    push(&mut out, Message::new(code::START_BOARD, verdict.rows as u16, false));
-    push(&mut out, Message::new(code::START_BOARD, verdict.columns as u16, false));
+    push(
+        &mut out,
+        Message::new(code::START_BOARD, verdict.rows as u16, false),
+    );
+    push(
+        &mut out,
+        Message::new(code::START_BOARD, verdict.columns as u16, false),
+    );
     for (i, cell) in verdict.cells.iter().enumerate() {
         let m = match cell {
             Some(v) => Message::new(code::ASSIGN, i as u16, *v),
@@ -192,7 +213,12 @@ pub fn encode_reply(verdict: &Verdict) -> Vec<u8> {
         };
         push(&mut out, m);
     }
-    let (o, d, passes, options) = (verdict.outcome, verdict.detail, verdict.passes, verdict.options as u16);
+    let (o, d, passes, options) = (
+        verdict.outcome,
+        verdict.detail,
+        verdict.passes,
+        verdict.options as u16,
+    );
     status_fields(&mut out, o, d, model_cycles(verdict), passes, options);
     push(&mut out, Message::new(code::END_BOARD, 0, false));
     out
@@ -256,7 +282,13 @@ mod tests {
 
     fn board(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
         let mut out = vec![];
-        encode_board(rows.len(), columns.len(), lines_of(rows, columns), every_cell, &mut out);
+        encode_board(
+            rows.len(),
+            columns.len(),
+            lines_of(rows, columns),
+            every_cell,
+            &mut out,
+        );
         out
     }
 
@@ -272,7 +304,9 @@ mod tests {
     }
 
     fn messages(list: &[(u8, u16, bool)]) -> Vec<u8> {
-        list.iter().flat_map(|&(c, i, v)| Message::new(c, i, v).to_bytes()).collect()
+        list.iter()
+            .flat_map(|&(c, i, v)| Message::new(c, i, v).to_bytes())
+            .collect()
     }
 
     /// Runs the pieces through the board model and through the simulated
@@ -321,11 +355,26 @@ mod tests {
     fn answers_like_the_core_on_good_streams() {
         use Piece::*;
         let (rows, columns) = heart();
-        let small = (vec![vec![2], vec![1, 1], vec![3], vec![1]], vec![vec![1], vec![1, 1], vec![1, 1], vec![3]]);
+        let small = (
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        );
         let stalls = (vec![vec![1], vec![1]], vec![vec![1], vec![1]]);
         let contradiction = (vec![vec![2], vec![]], vec![vec![1], vec![]]);
-        for (name, (r, c)) in [("heart", (rows, columns)), ("4x4", small), ("stalls", stalls), ("contradiction", contradiction)] {
-            check(name, &[Bytes(board(&r, &c, false)), Bytes(board(&r, &c, true)), Bytes(original(&r, &c))]);
+        for (name, (r, c)) in [
+            ("heart", (rows, columns)),
+            ("4x4", small),
+            ("stalls", stalls),
+            ("contradiction", contradiction),
+        ] {
+            check(
+                name,
+                &[
+                    Bytes(board(&r, &c, false)),
+                    Bytes(board(&r, &c, true)),
+                    Bytes(original(&r, &c)),
+                ],
+            );
         }
         check("query", &[Bytes(query_bytes().to_vec())]);
     }
@@ -336,45 +385,134 @@ mod tests {
         let (rows, columns) = heart();
         let good = board(&rows, &columns, false);
         let one = board(&[vec![1]], &[vec![1]], false);
-        let (sb, sl, a, no, el, eb) =
-            (code::START_BOARD, code::START_LINE, code::ASSIGN, code::NEXT_OPTION, code::END_LINE, code::END_BOARD);
+        let (sb, sl, a, no, el, eb) = (
+            code::START_BOARD,
+            code::START_LINE,
+            code::ASSIGN,
+            code::NEXT_OPTION,
+            code::END_LINE,
+            code::END_BOARD,
+        );
         let cases: Vec<(&str, Vec<(u8, u16, bool)>)> = vec![
             ("zero rows", vec![(sb, 0, false), (sb, 3, false)]),
             ("too many columns", vec![(sb, 3, false), (sb, 33, false)]),
             ("too many lines", vec![(sb, 32, false), (sb, 32, false)]),
-            ("lone START_BOARD then a line", vec![(sb, 3, false), (sl, 0, false)]),
-            ("line out of order", vec![(sb, 2, false), (sb, 2, false), (sl, 1, false)]),
-            ("assign outside a line", vec![(sb, 2, false), (sb, 2, false), (a, 0, true)]),
-            ("cell past the line", vec![(sb, 2, false), (sb, 3, false), (sl, 0, false), (a, 3, true)]),
-            ("END_BOARD early", vec![(sb, 1, false), (sb, 1, false), (sl, 0, false), (el, 0, false), (eb, 0, false)]),
+            (
+                "lone START_BOARD then a line",
+                vec![(sb, 3, false), (sl, 0, false)],
+            ),
+            (
+                "line out of order",
+                vec![(sb, 2, false), (sb, 2, false), (sl, 1, false)],
+            ),
+            (
+                "assign outside a line",
+                vec![(sb, 2, false), (sb, 2, false), (a, 0, true)],
+            ),
+            (
+                "cell past the line",
+                vec![(sb, 2, false), (sb, 3, false), (sl, 0, false), (a, 3, true)],
+            ),
+            (
+                "END_BOARD early",
+                vec![
+                    (sb, 1, false),
+                    (sb, 1, false),
+                    (sl, 0, false),
+                    (el, 0, false),
+                    (eb, 0, false),
+                ],
+            ),
             (
                 "START_LINE 0 past the last line",
-                vec![(sb, 1, false), (sb, 1, false), (sl, 0, false), (el, 0, false), (sl, 0, false), (el, 0, false), (sl, 0, false)],
+                vec![
+                    (sb, 1, false),
+                    (sb, 1, false),
+                    (sl, 0, false),
+                    (el, 0, false),
+                    (sl, 0, false),
+                    (el, 0, false),
+                    (sl, 0, false),
+                ],
             ),
-            ("END_BOARD inside a line", vec![(sb, 1, false), (sb, 1, false), (sl, 0, false), (eb, 0, false)]),
-            ("code 100 inside a line", vec![(sb, 1, false), (sb, 1, false), (sl, 0, false), (code::STATUS, 0, false)]),
-            ("NEXT_OPTION between lines", vec![(sb, 1, false), (sb, 1, false), (no, 0, false)]),
-            ("QUERY inside a board", vec![(sb, 1, false), (sb, 1, false), (sl, 0, false), (code::QUERY, 0, false)]),
-            ("stray messages", vec![(a, 3, true), (eb, 0, false), (el, 0, false)]),
+            (
+                "END_BOARD inside a line",
+                vec![(sb, 1, false), (sb, 1, false), (sl, 0, false), (eb, 0, false)],
+            ),
+            (
+                "code 100 inside a line",
+                vec![
+                    (sb, 1, false),
+                    (sb, 1, false),
+                    (sl, 0, false),
+                    (code::STATUS, 0, false),
+                ],
+            ),
+            (
+                "NEXT_OPTION between lines",
+                vec![(sb, 1, false), (sb, 1, false), (no, 0, false)],
+            ),
+            (
+                "QUERY inside a board",
+                vec![
+                    (sb, 1, false),
+                    (sb, 1, false),
+                    (sl, 0, false),
+                    (code::QUERY, 0, false),
+                ],
+            ),
+            (
+                "stray messages",
+                vec![(a, 3, true), (eb, 0, false), (el, 0, false)],
+            ),
         ];
         for (name, list) in cases {
             check(name, &[Bytes(messages(&list)), Idle, Bytes(one.clone())]);
         }
         // Restarts, silences and lost bytes, at a few places in a board.
-        for at in [1, 2, 3, 4, 5, 9, 10, good.len() / 2, good.len() / 2 + 1, good.len() - 2, good.len() - 1] {
+        for at in [
+            1,
+            2,
+            3,
+            4,
+            5,
+            9,
+            10,
+            good.len() / 2,
+            good.len() / 2 + 1,
+            good.len() - 2,
+            good.len() - 1,
+        ] {
             check("restart", &[Bytes([&good[..at], &good[..]].concat())]);
             check("silence", &[Bytes(good[..at].to_vec()), Idle, Bytes(one.clone())]);
-            check("lost byte", &[Bytes(good[..at].to_vec()), Lost(good[at]), Bytes(good[at + 1..].to_vec()), Idle, Bytes(one.clone())]);
+            check(
+                "lost byte",
+                &[
+                    Bytes(good[..at].to_vec()),
+                    Lost(good[at]),
+                    Bytes(good[at + 1..].to_vec()),
+                    Idle,
+                    Bytes(one.clone()),
+                ],
+            );
         }
-        check("lone START_BOARD, half a message", &[Bytes(vec![0xe0, 0x06, 0x55]), Idle, Bytes(one.clone())]);
-        check("query after a board", &[Bytes(one.clone()), Bytes(query_bytes().to_vec()), Idle]);
+        check(
+            "lone START_BOARD, half a message",
+            &[Bytes(vec![0xe0, 0x06, 0x55]), Idle, Bytes(one.clone())],
+        );
+        check(
+            "query after a board",
+            &[Bytes(one.clone()), Bytes(query_bytes().to_vec()), Idle],
+        );
     }
 
     /// The example in docs/protocol.md, byte for byte.
     #[test]
     fn the_documented_example() {
         let hex = |s: &str| -> Vec<u8> {
-            s.split_whitespace().map(|b| u8::from_str_radix(b, 16).unwrap()).collect()
+            s.split_whitespace()
+                .map(|b| u8::from_str_radix(b, 16).unwrap())
+                .collect()
         };
         let nonohost = hex("E0 02 E0 02 C0 00 A0 01 20 00 C0 02 A0 01 20 00 00 00");
         let original = hex("E0 02 E0 02 C0 00 A0 01 20 00 C0 00 A0 01 20 00 00 00");

@@ -397,7 +397,12 @@ mod tests {
     /// Runs until the bytes from the core end with a whole reply for a
     /// `rows` × `columns` board; returns it (whatever came before is dropped),
     /// or `None` after `budget` cycles.
-    fn run_until_reply_for(driver: &mut CoreDriver, rows: usize, columns: usize, budget: u64) -> Option<Reply> {
+    fn run_until_reply_for(
+        driver: &mut CoreDriver,
+        rows: usize,
+        columns: usize,
+        budget: u64,
+    ) -> Option<Reply> {
         let mut bytes = vec![];
         for _ in 0..budget {
             driver.step();
@@ -470,7 +475,11 @@ mod tests {
             first_reply.cycles,
             corrupted.len()
         );
-        assert_eq!(corrupted, Vec::<u64>::new(), "delays that corrupted the next board");
+        assert_eq!(
+            corrupted,
+            Vec::<u64>::new(),
+            "delays that corrupted the next board"
+        );
     }
 
     #[test]

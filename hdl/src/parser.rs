@@ -794,14 +794,22 @@ mod tests {
             Message::new(code::START_BOARD, columns.len() as u16, false),
         ];
         for (line, options) in lines.iter().enumerate() {
-            let length = if line < rows.len() { columns.len() } else { rows.len() };
+            let length = if line < rows.len() {
+                columns.len()
+            } else {
+                rows.len()
+            };
             messages.push(Message::new(code::START_LINE, 0, false));
             for (k, option) in options.iter().enumerate() {
                 for cell in 0..length {
                     messages.push(Message::new(code::ASSIGN, cell as u16, option >> cell & 1 == 1));
                 }
                 let last = k + 1 == options.len();
-                messages.push(Message::new(if last { code::END_LINE } else { code::NEXT_OPTION }, 0, false));
+                messages.push(Message::new(
+                    if last { code::END_LINE } else { code::NEXT_OPTION },
+                    0,
+                    false,
+                ));
             }
         }
         messages.push(Message::new(code::END_BOARD, 0, false));
@@ -836,7 +844,11 @@ mod tests {
                 h.lose_byte();
             }
             h.send(&good);
-            assert_eq!((h.refused.len(), h.solved, h.queries), (0, 1, 0), "lost byte {lost}");
+            assert_eq!(
+                (h.refused.len(), h.solved, h.queries),
+                (0, 1, 0),
+                "lost byte {lost}"
+            );
         }
         // Inside a board (from the first START_BOARD's end), at every byte:
         // refused as FRAMING, then the next board loads whole.
@@ -846,7 +858,11 @@ mod tests {
             h.lose_byte();
             h.send(&good[at + 1..]);
             h.send(&good);
-            assert_eq!(h.refused, vec![(outcome::MALFORMED, detail::FRAMING)], "byte {at}");
+            assert_eq!(
+                h.refused,
+                vec![(outcome::MALFORMED, detail::FRAMING)],
+                "byte {at}"
+            );
             assert_eq!(h.solved, 1, "byte {at}");
             assert_eq!(h.options[h.options.len() - lines.len()..], lines[..], "byte {at}");
         }
@@ -860,7 +876,11 @@ mod tests {
             let mut h = Harness::new(1 << 20);
             h.send(&good[..at]);
             h.wait_bits(IDLE_TIMEOUT_BITS + 5);
-            assert_eq!(h.refused, vec![(outcome::MALFORMED, detail::TRUNCATED)], "cut at {at}");
+            assert_eq!(
+                h.refused,
+                vec![(outcome::MALFORMED, detail::TRUNCATED)],
+                "cut at {at}"
+            );
             h.send(&good);
             assert_eq!(h.solved, 1, "cut at {at}");
         }
