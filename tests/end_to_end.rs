@@ -245,3 +245,225 @@ fn random_puzzles_agree_with_the_model_cell_for_cell() {
     }
     println!("outcomes (0 solved, 2 stalled): {seen:?}");
 }
+
+/// A client that speaks only the original design's protocol, written from
+/// its description (not with nonohost's encoder): every line's options are
+/// the legal fills of its clue; each is sent cell by cell, zeros included,
+/// after START_LINE 0 ("the next line"); the reply is read up to END_BOARD.
+mod original_client {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+
+    /// Every fill of a line of `length` cells that matches `clue`.
+    pub fn fills(clue: &[usize], length: usize) -> Vec<Vec<bool>> {
+        if clue.is_empty() {
+            return vec![vec![false; length]];
+        }
+        let (first, rest) = (clue[0], &clue[1..]);
+        let rest_needs: usize = rest.iter().sum::<usize>() + rest.len();
+        let mut out = vec![];
+        for start in 0..=length.saturating_sub(first + rest_needs) {
+            if start + first > length {
+                break;
+            }
+            let mut head = vec![false; start];
+            head.extend(std::iter::repeat(true).take(first));
+            if rest.is_empty() {
+                head.resize(length, false);
+                out.push(head);
+            } else {
+                head.push(false);
+                for tail in fills(rest, length - head.len()) {
+                    out.push([head.clone(), tail].concat());
+                }
+            }
+        }
+        out
+    }
+
+    fn word(code: u16, index: u16, value: bool) -> [u8; 2] {
+        (code << 13 | index << 1 | value as u16).to_be_bytes()
+    }
+
+    /// The host → board stream of a puzzle.
+    pub fn stream(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<u8> {
+        let (m, n) = (rows.len(), columns.len());
+        let mut out = vec![];
+        out.extend(word(0b111, m as u16, false));
+        out.extend(word(0b111, n as u16, false));
+        let lines = rows.iter().map(|c| (c, n)).chain(columns.iter().map(|c| (c, m)));
+        for (clue, length) in lines {
+            out.extend(word(0b110, 0, false));
+            let options = fills(clue, length);
+            for (k, option) in options.iter().enumerate() {
+                for (cell, &value) in option.iter().enumerate() {
+                    out.extend(word(0b101, cell as u16, value));
+                }
+                let close = if k + 1 == options.len() { 0b001 } else { 0b010 };
+                out.extend(word(close, 0, false));
+            }
+        }
+        out.extend(word(0b000, 0, false));
+        out
+    }
+
+    /// The board's answer: the outcome, and the picture ('#', '.', '?').
+    pub struct Answer {
+        pub outcome: u8,
+        pub picture: Vec<String>,
+    }
+
+    /// Sends a puzzle's stream and reads the reply up to END_BOARD.
+    pub fn solve(path: &str, rows: &[Vec<usize>], columns: &[Vec<usize>], wait: Duration) -> Answer {
+        let mut port = serialport::new(path, 9600)
+            .timeout(Duration::from_millis(50))
+            .open()
+            .expect("open the board");
+        port.write_all(&stream(rows, columns)).unwrap();
+        port.flush().unwrap();
+        let (mut bytes, mut buf) = (vec![], [0u8; 512]);
+        let deadline = Instant::now() + wait;
+        let mut words = vec![];
+        while words.last().map_or(true, |&w: &u16| w >> 13 != 0) {
+            assert!(Instant::now() < deadline, "no END_BOARD from the board");
+            if let Ok(k) = port.read(&mut buf) {
+                bytes.extend_from_slice(&buf[..k]);
+            }
+            words = bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_be_bytes([b[0], b[1]]))
+                .collect();
+        }
+        let width = columns.len();
+        let mut cells = vec![];
+        let mut outcome = u8::MAX;
+        for &w in &words[2..] {
+            match w >> 13 {
+                0b101 => cells.push(if w & 1 == 1 { '#' } else { '.' }),
+                0b011 => cells.push('?'),
+                0b100 if (w >> 9) & 0xf == 0 => outcome = (w >> 1) as u8,
+                _ => {}
+            }
+        }
+        let picture = cells.chunks(width.max(1)).map(|r| r.iter().collect()).collect();
+        Answer { outcome, picture }
+    }
+}
+
+#[test]
+fn a_client_of_the_original_protocol_gets_nonohosts_answers() {
+    let board = SimBoard::spawn(Faults::default()).unwrap();
+    let mut puzzles = examples();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for i in 0..6 {
+        let (h, w) = (2 + rand() as usize % 7, 2 + rand() as usize % 7);
+        let cells: Vec<bool> = (0..h * w).map(|_| rand() % 100 < 55).collect();
+        puzzles.push(Puzzle::from_picture(&format!("random {i}"), h, w, &cells));
+    }
+    let mut compared = 0;
+    for puzzle in &puzzles {
+        let nonohost = send(&board, puzzle);
+        if nonohost.status == Status::OverCapacity {
+            println!("{}: does not fit the board", puzzle.name);
+            continue;
+        }
+        std::thread::sleep(2 * QUIET_BEFORE_IDLE);
+        let stream = original_client::stream(&puzzle.rows, &puzzle.columns);
+        let wait = nonogram_sim::reply_allowance(stream.len() as u64);
+        let answer = original_client::solve(board.path(), &puzzle.rows, &puzzle.columns, wait);
+        std::thread::sleep(2 * QUIET_BEFORE_IDLE);
+        let name = &puzzle.name;
+        match answer.outcome {
+            outcome::SOLVED => {
+                assert_eq!(nonohost.status, Status::Solved, "{name}");
+                assert_eq!(answer.picture, nonohost.rows, "{name}");
+            }
+            outcome::CONTRADICTION => assert_eq!(nonohost.status, Status::NoSolution, "{name}"),
+            outcome::STALLED => {
+                // The board's cells are the ones line logic fixes: every one
+                // agrees with nonohost's full answer.
+                assert_eq!(nonohost.line_logic.as_deref(), Some("stalled"), "{name}");
+                for (a, b) in answer.picture.iter().zip(&nonohost.rows) {
+                    for (x, y) in a.chars().zip(b.chars()) {
+                        assert!(x == '?' || x == y, "{name}: {a} vs {b}");
+                    }
+                }
+            }
+            other => panic!("{name}: outcome {other}"),
+        }
+        compared += 1;
+        println!(
+            "{name}: outcome {} from the original stream ({} bytes)",
+            answer.outcome,
+            stream.len()
+        );
+    }
+    assert!(compared >= 12, "{compared} puzzles compared");
+}
+
+/// START_BOARD during a solve, end to end: a board, then k ignored filler
+/// messages (NEXT_OPTION outside a board, 20 bit times each), then a second
+/// board, for every k from 0 until past the first board's solve. The second
+/// board's reply is the model's, whatever the first board was doing.
+#[test]
+fn a_new_board_during_a_solve_is_answered_whole() {
+    use nonogram_hdl::protocol::{code, decode_reply, Message};
+    use std::io::{Read, Write};
+    let board = SimBoard::spawn(Faults::default()).unwrap();
+    let puzzles = examples();
+    let first = puzzles.iter().find(|p| p.name.ends_with("x11x11.txt")).unwrap();
+    let second = puzzles.iter().find(|p| p.name.ends_with("heart6x7.txt")).unwrap();
+    let first_cycles = model::solve_clues(&first.rows, &first.columns).cycles;
+    let verdict = model::solve_clues(&second.rows, &second.columns);
+    let filler = Message::new(code::NEXT_OPTION, 0, false).to_bytes();
+    let bit_cycles = nonogram_sim::SIM_CLOCKS_PER_BIT as u64;
+    let last_k = first_cycles / (20 * bit_cycles) + 3;
+    for k in 0..=last_k {
+        std::thread::sleep(2 * QUIET_BEFORE_IDLE);
+        let mut bytes = wire::encode(first, false);
+        for _ in 0..k {
+            bytes.extend(filler);
+        }
+        bytes.extend(wire::encode(second, false));
+        let mut port = serialport::new(board.path(), 9600)
+            .timeout(Duration::from_millis(50))
+            .open()
+            .unwrap();
+        port.write_all(&bytes).unwrap();
+        let deadline = Instant::now() + nonogram_sim::reply_allowance(bytes.len() as u64);
+        let (mut got, mut buf) = (vec![], [0u8; 512]);
+        // The first board's reply (whole or cut short) may come first: take
+        // the reply that ends the bytes received.
+        let reply = loop {
+            assert!(
+                Instant::now() < deadline,
+                "k = {k}: no reply for the second board"
+            );
+            if let Ok(n) = port.read(&mut buf) {
+                got.extend_from_slice(&buf[..n]);
+            }
+            let found = (0..got.len())
+                .step_by(2)
+                .find_map(|at| match decode_reply(&got[at..]) {
+                    Ok((r, used)) if at + used == got.len() && (r.rows, r.columns) == (6, 7) => Some(r),
+                    _ => None,
+                });
+            if let Some(reply) = found {
+                break reply;
+            }
+        };
+        assert_eq!(reply.cells, verdict.cells, "k = {k}");
+        assert_eq!(reply.options as usize, verdict.options, "k = {k}");
+        assert_eq!(reply.cycles as u64, verdict.cycles, "k = {k}");
+    }
+    println!(
+        "{} filler counts, the first solve is {first_cycles} cycles",
+        last_k + 1
+    );
+}

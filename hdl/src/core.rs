@@ -89,6 +89,7 @@ impl Logic for NonogramCore {
         self.parser.reset.next = self.reset.val();
         self.parser.rx_byte.next = self.uart_rx.data.val();
         self.parser.rx_byte_valid.next = self.uart_rx.valid.val();
+        self.parser.rx_framing_error.next = self.uart_rx.framing_error.val();
 
         // The FIFO is written by the parser while loading, by the solver while solving.
         self.fifo.clear.next = self.parser.abort.val();
@@ -391,6 +392,94 @@ mod tests {
         let (reply, used) = decode_reply(&bytes[at..]).unwrap();
         assert_eq!(at + used, bytes.len(), "nothing after the second reply");
         assert_matches_model(&reply, &verdict);
+    }
+
+    /// Runs until the bytes from the core end with a whole reply for a
+    /// `rows` × `columns` board; returns it (whatever came before is dropped),
+    /// or `None` after `budget` cycles.
+    fn run_until_reply_for(
+        driver: &mut CoreDriver,
+        rows: usize,
+        columns: usize,
+        budget: u64,
+    ) -> Option<Reply> {
+        let mut bytes = vec![];
+        for _ in 0..budget {
+            driver.step();
+            let new = driver.take_received();
+            if new.is_empty() {
+                continue;
+            }
+            bytes.extend(new);
+            for at in (0..bytes.len()).step_by(2) {
+                if let Ok((reply, used)) = decode_reply(&bytes[at..]) {
+                    if (reply.rows, reply.columns) == (rows, columns) && at + used == bytes.len() {
+                        return Some(reply);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// START_BOARD at every cycle offset of a solve and of the reply that
+    /// follows: the abandoned board leaves nothing behind, so the next
+    /// board's reply is the model's. The first board has several options on
+    /// most lines, so the solver streams often. Offsets count from the cycle
+    /// the solver starts; START_BOARD's abort comes two byte times after the
+    /// delay at the earliest.
+    #[test]
+    fn start_board_at_every_cycle_offset_of_a_solve() {
+        let (first_rows, first_columns) = (vec![vec![1], vec![1]], vec![vec![1], vec![1], vec![]]);
+        let first = board_bytes(&first_rows, &first_columns, false);
+        let (rows, columns) = (vec![vec![2], vec![1]], vec![vec![2], vec![1]]);
+        let second = board_bytes(&rows, &columns, false);
+        let verdict = model::solve_clues(&rows, &columns);
+        let start_solving = |driver: &mut CoreDriver| {
+            driver.send(&first);
+            while driver.phase() != super::phase::SOLVING {
+                driver.step();
+            }
+        };
+        // The first board alone: cycles from the solver's start until all is quiet.
+        let mut driver = CoreDriver::new(CPB);
+        start_solving(&mut driver);
+        let mut span = 0u64;
+        while !driver.quiet() {
+            driver.step();
+            span += 1;
+        }
+        let first_reply = decode_reply(&driver.take_received()).unwrap().0;
+        assert_matches_model(&first_reply, &model::solve_clues(&first_rows, &first_columns));
+        // Past the solve only the reply is aborted (tested above): stop 160
+        // cycles into it (the abort lands two byte times after the delay).
+        let span = span.min(first_reply.cycles as u64 + 160);
+        let mut corrupted = vec![];
+        for delay in 0..span {
+            let mut driver = CoreDriver::new(CPB);
+            start_solving(&mut driver);
+            for _ in 0..delay {
+                driver.step();
+            }
+            driver.send(&second);
+            let budget = 20 * CPB as u64 * (second.len() as u64 + 200) + 10_000;
+            match run_until_reply_for(&mut driver, 2, 2, budget) {
+                Some(reply) if reply.options as usize == verdict.options && reply.cells == verdict.cells => {
+                    assert_matches_model(&reply, &verdict)
+                }
+                _ => corrupted.push(delay),
+            }
+        }
+        println!(
+            "{span} START_BOARD delays tested ({} solver cycles, {} corrupted)",
+            first_reply.cycles,
+            corrupted.len()
+        );
+        assert_eq!(
+            corrupted,
+            Vec::<u64>::new(),
+            "delays that corrupted the next board"
+        );
     }
 
     #[test]

@@ -15,7 +15,8 @@ pub struct CoreDriver {
     clocks_per_bit: u32,
     /// Clocks per bit of the bytes sent to the core (the host's clock may be off).
     send_period: f64,
-    to_core: VecDeque<u8>,
+    /// Bytes for the rx pin, each with its stop bit's level.
+    to_core: VecDeque<(u8, bool)>,
     /// The frame on the rx pin: its 10 levels and the clocks since it began.
     frame: Option<([bool; 10], u64)>,
     from_core: Vec<u8>,
@@ -64,7 +65,14 @@ impl CoreDriver {
 
     /// Queues bytes for the core's rx pin.
     pub fn send(&mut self, bytes: &[u8]) {
-        self.to_core.extend(bytes);
+        self.to_core.extend(bytes.iter().map(|&b| (b, true)));
+    }
+
+    /// Queues a byte whose stop bit is low: the core's receiver drops it as
+    /// a framing error. (Leave the line idle after it: the low stop bit
+    /// runs into whatever follows.)
+    pub fn send_with_framing_error(&mut self, byte: u8) {
+        self.to_core.push_back((byte, false));
     }
 
     /// Takes the bytes the core has sent so far.
@@ -99,9 +107,10 @@ impl CoreDriver {
     pub fn step(&mut self) {
         // Host → core: the rx pin.
         if self.frame.is_none() {
-            if let Some(byte) = self.to_core.pop_front() {
+            if let Some((byte, stop)) = self.to_core.pop_front() {
                 let mut levels = [true; 10];
                 levels[0] = false;
+                levels[9] = stop;
                 for (i, level) in levels[1..9].iter_mut().enumerate() {
                     *level = byte >> i & 1 == 1;
                 }

@@ -2,6 +2,7 @@
 //! reference model.
 
 pub mod bench;
+pub mod board_model;
 pub mod clue_model;
 pub mod clue_protocol;
 pub mod clue_solver;

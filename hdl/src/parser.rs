@@ -5,9 +5,14 @@
 //! a `refuse` pulse (outcome and detail for the reply); START_BOARD always
 //! starts over.
 //!
+//! START_LINE with index 0 means "the next line" (the original design's
+//! host sent 0 for every line); any other index must be the next line's.
+//!
 //! When the line has been idle for `IDLE_TIMEOUT_BITS` bit times, a half
-//! message is dropped (refusing the board being loaded, if any) and a lone
-//! START_BOARD is forgotten.
+//! message is dropped, a board being loaded is refused as TRUNCATED and a
+//! lone START_BOARD is forgotten. A byte with a framing error drops the half
+//! message, so the stream re-aligns at the next message; a board being
+//! loaded is refused as FRAMING.
 
 use crate::constant;
 use crate::params::{COUNT_BITS, DIM_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES};
@@ -38,6 +43,8 @@ pub struct MessageParser {
     /// Bytes from the UART receiver.
     pub rx_byte: Signal<In, Bits<8>>,
     pub rx_byte_valid: Signal<In, Bit>,
+    /// Pulse: the receiver dropped a byte (low stop bit).
+    pub rx_framing_error: Signal<In, Bit>,
     /// Append `option` to the FIFO.
     pub fifo_write: Signal<Out, Bit>,
     pub option: Signal<Out, Bits<MAX_LINE>>,
@@ -64,6 +71,8 @@ pub struct MessageParser {
     state: DFF<ParseState>,
     high: DFF<Bits<8>>,
     have_high: DFF<Bit>,
+    /// The high byte held is a placeholder for a byte lost to a framing error.
+    high_lost: DFF<Bit>,
     message: DFF<Bits<16>>,
     message_valid: DFF<Bit>,
     // The decoded message (valid while `act`).
@@ -117,6 +126,7 @@ pub struct MessageParser {
     wrong_line: Constant<Bits<8>>,
     fifo_full_detail: Constant<Bits<8>>,
     truncated: Constant<Bits<8>>,
+    framing: Constant<Bits<8>>,
 }
 
 impl MessageParser {
@@ -126,6 +136,7 @@ impl MessageParser {
             reset: Default::default(),
             rx_byte: Default::default(),
             rx_byte_valid: Default::default(),
+            rx_framing_error: Default::default(),
             fifo_write: Default::default(),
             option: Default::default(),
             fifo_full: Default::default(),
@@ -144,6 +155,7 @@ impl MessageParser {
             state: Default::default(),
             high: Default::default(),
             have_high: Default::default(),
+            high_lost: Default::default(),
             message: Default::default(),
             message_valid: Default::default(),
             act: Default::default(),
@@ -195,6 +207,7 @@ impl MessageParser {
             wrong_line: constant(status::detail::WRONG_LINE),
             fifo_full_detail: constant(status::detail::FIFO_FULL),
             truncated: constant(status::detail::TRUNCATED),
+            framing: constant(status::detail::FRAMING),
         }
     }
 }
@@ -208,6 +221,7 @@ impl Logic for MessageParser {
             state,
             high,
             have_high,
+            high_lost,
             message,
             message_valid,
             act,
@@ -272,21 +286,28 @@ impl Logic for MessageParser {
             if self.have_high.q.val() {
                 self.message.d.next =
                     (bit_cast::<16, 8>(self.high.q.val()) << 8) | bit_cast::<16, 8>(self.rx_byte.val());
-                self.message_valid.d.next = true;
+                self.message_valid.d.next = !self.high_lost.q.val();
                 self.have_high.d.next = false;
+                self.high_lost.d.next = false;
             } else {
                 self.high.d.next = self.rx_byte.val();
                 self.have_high.d.next = true;
+                self.high_lost.d.next = false;
             }
         } else if self.idle.q.val() != self.idle_timeout.val() {
             self.idle.d.next = self.idle.q.val() + 1;
         }
-        if self.idle.q.val() == self.idle_timeout.val() - 1 {
+        // (A byte arriving in the timeout's cycle wins: the line was not idle.)
+        if (self.idle.q.val() == self.idle_timeout.val() - 1) & !self.rx_byte_valid.val() {
             self.have_high.d.next = false;
+            self.high_lost.d.next = false;
             if self.state.q.val() == ParseState::GotRows {
                 self.state.d.next = ParseState::Idle;
             }
-            if self.have_high.q.val() & self.loading.val() {
+            if (self.have_high.q.val() & self.loading.val())
+                | (self.state.q.val() == ParseState::ExpectLine)
+                | (self.state.q.val() == ParseState::InLine)
+            {
                 self.refuse_q.d.next = true;
                 self.outcome_q.d.next = self.malformed.val();
                 self.detail_q.d.next = self.truncated.val();
@@ -315,8 +336,9 @@ impl Logic for MessageParser {
                 | ((bit_cast::<13, 12>(self.rows_q.q.val())
                     + bit_cast::<13, 12>(self.message.q.val().get_bits::<12>(1)))
                     > self.max_lines.val());
-            self.is_next_line.d.next =
-                bit_cast::<12, LINE_ID_BITS>(self.line.q.val()) == self.message.q.val().get_bits::<12>(1);
+            self.is_next_line.d.next = (bit_cast::<12, LINE_ID_BITS>(self.line.q.val())
+                == self.message.q.val().get_bits::<12>(1))
+                | (self.message.q.val().get_bits::<12>(1) == 0);
             self.line_in_board.d.next = self.line.q.val() < self.total_lines.q.val();
             self.line_is_end.d.next = self.line.q.val() == self.total_lines.q.val();
             self.line_is_row.d.next = bit_cast::<12, LINE_ID_BITS>(self.line.q.val()) < self.rows_q.q.val();
@@ -441,9 +463,23 @@ impl Logic for MessageParser {
             self.line.d.next = self.line.q.val() + 1;
             self.state.d.next = ParseState::ExpectLine;
         }
+        // A lost byte still took its place in the stream: the message it
+        // belonged to is dropped whole (its other byte too), so the next
+        // message pairs up as sent.
+        if self.rx_framing_error.val() {
+            self.have_high.d.next = !self.have_high.q.val();
+            self.high_lost.d.next = !self.have_high.q.val();
+            if self.loading.val() {
+                self.refuse_q.d.next = true;
+                self.outcome_q.d.next = self.malformed.val();
+                self.detail_q.d.next = self.framing.val();
+                self.state.d.next = ParseState::Idle;
+            }
+        }
         if self.reset.val() {
             self.state.d.next = ParseState::Idle;
             self.have_high.d.next = false;
+            self.high_lost.d.next = false;
             self.abort_q.d.next = true;
         }
     }
@@ -490,6 +526,7 @@ mod tests {
             self.uut.fifo_full.next = self.options.len() >= self.capacity;
             tick(&mut self.uut, |u| &mut u.clock);
             self.uut.rx_byte_valid.next = false;
+            self.uut.rx_framing_error.next = false;
             let u = &self.uut;
             if u.fifo_write.val() && self.options.len() < self.capacity {
                 self.options.push(u.option.val().to_u64());
@@ -515,6 +552,20 @@ mod tests {
                 for _ in 0..10 * CPB {
                     self.cycle();
                 }
+            }
+        }
+
+        /// A byte lost to a framing error, in the time of one byte.
+        fn lose_byte(&mut self) {
+            self.uut.rx_framing_error.next = true;
+            for _ in 0..10 * CPB {
+                self.cycle();
+            }
+        }
+
+        fn wait_cycles(&mut self, cycles: u32) {
+            for _ in 0..cycles {
+                self.cycle();
             }
         }
 
@@ -729,6 +780,126 @@ mod tests {
         h.send(&good[..7]);
         h.wait_bits(IDLE_TIMEOUT_BITS + 5);
         assert_eq!(h.refused, vec![(outcome::MALFORMED, detail::TRUNCATED)]);
+    }
+
+    /// The original design's host: START_LINE 0 for every line, every cell
+    /// of every option sent, zeros included (built here from messages, not
+    /// with `encode_board`).
+    #[test]
+    fn loads_the_original_hosts_stream_with_start_line_zero() {
+        let (rows, columns) = heart();
+        let lines = board_lines(&rows, &columns);
+        let mut messages = vec![
+            Message::new(code::START_BOARD, rows.len() as u16, false),
+            Message::new(code::START_BOARD, columns.len() as u16, false),
+        ];
+        for (line, options) in lines.iter().enumerate() {
+            let length = if line < rows.len() {
+                columns.len()
+            } else {
+                rows.len()
+            };
+            messages.push(Message::new(code::START_LINE, 0, false));
+            for (k, option) in options.iter().enumerate() {
+                for cell in 0..length {
+                    messages.push(Message::new(code::ASSIGN, cell as u16, option >> cell & 1 == 1));
+                }
+                let last = k + 1 == options.len();
+                messages.push(Message::new(
+                    if last { code::END_LINE } else { code::NEXT_OPTION },
+                    0,
+                    false,
+                ));
+            }
+        }
+        messages.push(Message::new(code::END_BOARD, 0, false));
+        let mut h = Harness::new(1 << 20);
+        h.send_messages(&messages);
+        h.wait_bits(2);
+        assert_eq!((h.refused.clone(), h.solved), (vec![], 1));
+        assert_eq!(h.options, lines.concat());
+        // START_LINE 0 past the last line is still refused.
+        let mut h = Harness::new(1 << 20);
+        let n = messages.len();
+        messages.insert(n - 1, Message::new(code::START_LINE, 0, false));
+        h.send_messages(&messages);
+        assert_eq!(h.refused, vec![(outcome::MALFORMED, detail::WRONG_LINE)]);
+    }
+
+    #[test]
+    fn a_framing_error_drops_its_message_and_refuses_the_board() {
+        let (rows, columns) = heart();
+        let good = stream(&rows, &columns, false);
+        let lines = board_lines(&rows, &columns).concat();
+        // Outside a board, a lost high byte or low byte: the message is
+        // dropped whole and the next one pairs up as sent.
+        for lost in [0, 1] {
+            let mut h = Harness::new(1 << 20);
+            let query = Message::new(code::QUERY, 0, false).to_bytes();
+            if lost == 0 {
+                h.lose_byte();
+                h.send(&query[1..]);
+            } else {
+                h.send(&query[..1]);
+                h.lose_byte();
+            }
+            h.send(&good);
+            assert_eq!(
+                (h.refused.len(), h.solved, h.queries),
+                (0, 1, 0),
+                "lost byte {lost}"
+            );
+        }
+        // Inside a board (from the first START_BOARD's end), at every byte:
+        // refused as FRAMING, then the next board loads whole.
+        for at in 2..good.len() {
+            let mut h = Harness::new(1 << 20);
+            h.send(&good[..at]);
+            h.lose_byte();
+            h.send(&good[at + 1..]);
+            h.send(&good);
+            assert_eq!(
+                h.refused,
+                vec![(outcome::MALFORMED, detail::FRAMING)],
+                "byte {at}"
+            );
+            assert_eq!(h.solved, 1, "byte {at}");
+            assert_eq!(h.options[h.options.len() - lines.len()..], lines[..], "byte {at}");
+        }
+    }
+
+    #[test]
+    fn a_board_cut_between_messages_is_refused_as_truncated() {
+        let (rows, columns) = heart();
+        let good = stream(&rows, &columns, false);
+        for at in (4..good.len() - 2).step_by(2).chain([good.len() - 2]) {
+            let mut h = Harness::new(1 << 20);
+            h.send(&good[..at]);
+            h.wait_bits(IDLE_TIMEOUT_BITS + 5);
+            assert_eq!(
+                h.refused,
+                vec![(outcome::MALFORMED, detail::TRUNCATED)],
+                "cut at {at}"
+            );
+            h.send(&good);
+            assert_eq!(h.solved, 1, "cut at {at}");
+        }
+    }
+
+    #[test]
+    fn a_byte_in_the_idle_timeouts_cycle_is_kept() {
+        let query = Message::new(code::QUERY, 0, false).to_bytes();
+        let timeout = IDLE_TIMEOUT_BITS * CPB;
+        // `send` takes 10 bit times per byte: with a gap of `timeout` − 10
+        // bit times, the second QUERY's first byte arrives in the very cycle
+        // the idle timeout drops half messages. It must be kept.
+        for gap in timeout - 10 * CPB - 1..=timeout - 10 * CPB + 1 {
+            let mut h = Harness::new(1 << 20);
+            h.send(&query);
+            h.wait_cycles(gap);
+            h.send(&query);
+            assert_eq!(h.queries, 2, "gap {gap}");
+        }
     }
 
     #[test]

@@ -29,8 +29,9 @@ pub mod code {
     pub const END_BOARD: u8 = 0b000;
 }
 
-/// STATUS messages: index bits 12..9 name a field, bits 8..1 carry one byte
-/// of it, bit 0 is always 0.
+/// STATUS messages: message bits 12..9 (index bits 11..8) name a field,
+/// message bits 8..1 carry one byte of it (so the byte straddles the two wire
+/// bytes), bit 0 is always 0.
 pub mod status {
     /// Field ids (bits 12..9 of a STATUS message).
     pub mod field {
@@ -81,12 +82,15 @@ pub mod status {
         pub const UNEXPECTED: u8 = 2;
         /// An ASSIGN index is outside the current line.
         pub const CELL_OUT_OF_LINE: u8 = 3;
-        /// START_LINE named a line other than the next one, or END_BOARD came early.
+        /// START_LINE named a line other than the next one (0 always means the
+        /// next one), or END_BOARD came early.
         pub const WRONG_LINE: u8 = 4;
         /// The option FIFO is full.
         pub const FIFO_FULL: u8 = 5;
-        /// The line went idle in the middle of a message while a board was loading.
+        /// The line went idle while a board was loading (inside a message or between two).
         pub const TRUNCATED: u8 = 6;
+        /// A byte arrived with a framing error (low stop bit) while a board was loading.
+        pub const FRAMING: u8 = 7;
     }
 }
 
@@ -94,7 +98,8 @@ pub mod status {
 pub const VERSION: u8 = 1;
 
 /// Line idle time, in bit periods, after which the board drops a half
-/// message and forgets a lone START_BOARD (8 byte times).
+/// message, refuses a board being loaded (TRUNCATED) and forgets a lone
+/// START_BOARD (8 byte times).
 pub const IDLE_TIMEOUT_BITS: u32 = 80;
 
 /// A decoded 16-bit message.

@@ -539,6 +539,10 @@ impl Logic for Solver {
         }
         if self.abort.val() {
             self.state.d.next = SolveState::Idle;
+            // Words still in the pipeline belong to the abandoned board: they
+            // must not reach the FIFO the parser is about to refill.
+            self.read_valid.d.next = false;
+            self.compare_valid.d.next = false;
         }
     }
 }

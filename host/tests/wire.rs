@@ -4,7 +4,7 @@
 use nonogram_hdl::options::{count, LineOptions};
 use nonogram_hdl::protocol::status::{detail, outcome};
 use nonogram_hdl::protocol::{code, decode_reply, Message};
-use nonohost::fake::{encode_reply, BoardStream};
+use nonogram_hdl::board_model::{encode_reply, model_cycles, BoardModel};
 use nonohost::wire::{check_capacity, encode, option_counts, total_options, wire_bytes};
 use nonohost::Puzzle;
 use proptest::prelude::*;
@@ -123,7 +123,7 @@ proptest! {
         let expected: Vec<Vec<u64>> = p.lines().map(|(c, l)| LineOptions::new(c, l).collect()).collect();
         prop_assert_eq!(&lines, &expected);
 
-        let mut board = BoardStream::default();
+        let mut board = BoardModel::default();
         let replies: Vec<Vec<u8>> = bytes.iter().filter_map(|&b| board.byte(b)).collect();
         prop_assert_eq!(replies.len(), 1);
         let verdict = nonogram_hdl::model::solve(h, w, &expected);
@@ -135,6 +135,6 @@ proptest! {
         prop_assert_eq!(reply.outcome, verdict.outcome);
         prop_assert_eq!(reply.passes, verdict.passes);
         prop_assert_eq!(reply.options as usize, verdict.options);
-        prop_assert_eq!(reply.cycles, nonohost::fake::model_cycles(&verdict));
+        prop_assert_eq!(reply.cycles, model_cycles(&verdict));
     }
 }

@@ -1,0 +1,528 @@
+//! The board's side of the protocol in plain Rust: bytes in, reply bytes
+//! out, solving with [`crate::model`]. It is what the gateware does, without
+//! the timing: the host's tests run it as a model board behind a
+//! pseudo-terminal, and the tests below check it against the simulated core
+//! on every test stream, malformed ones included.
+
+use crate::model::{check_capacity, solve, Verdict};
+use crate::params::{FIFO_ADDR_BITS, FIFO_ENTRIES, MAX_LINE, MAX_LINES};
+use crate::protocol::status::{detail, field, outcome};
+use crate::protocol::{code, Message, VERSION};
+
+/// The board side of the host → board stream: a state machine that takes
+/// bytes (and the line's silences and framing errors) and returns a reply
+/// when one is due.
+#[derive(Debug, Default)]
+pub struct BoardModel {
+    half: Half,
+    state: State,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum Half {
+    #[default]
+    None,
+    Byte(u8),
+    /// A first byte lost to a framing error: its message is dropped.
+    Lost,
+}
+
+#[derive(Debug, Default)]
+enum State {
+    /// Waiting for START_BOARD (or QUERY); anything else is ignored.
+    #[default]
+    Idle,
+    /// Got the first START_BOARD (rows).
+    Rows(usize),
+    /// Receiving lines.
+    Board {
+        rows: usize,
+        columns: usize,
+        lines: Vec<Vec<u64>>,
+        /// The open line's current option, if a line is open.
+        option: Option<u64>,
+        stored: usize,
+    },
+}
+
+impl BoardModel {
+    /// The line was idle for the idle timeout: a half message is dropped, a
+    /// board being loaded is refused as TRUNCATED, a lone START_BOARD is
+    /// forgotten (refused if half a message follows it).
+    pub fn idle(&mut self) -> Option<Vec<u8>> {
+        let half = std::mem::take(&mut self.half);
+        match self.state {
+            State::Rows(_) if half == Half::None => self.state = State::Idle,
+            State::Rows(_) | State::Board { .. } => {
+                return self.refuse(outcome::MALFORMED, detail::TRUNCATED);
+            }
+            State::Idle => {}
+        }
+        None
+    }
+
+    /// A byte was lost to a framing error: its message is dropped whole, and
+    /// a board being loaded is refused as FRAMING.
+    pub fn framing_error(&mut self) -> Option<Vec<u8>> {
+        self.half = match self.half {
+            Half::None => Half::Lost,
+            _ => Half::None,
+        };
+        match self.state {
+            State::Idle => None,
+            _ => self.refuse(outcome::MALFORMED, detail::FRAMING),
+        }
+    }
+
+    /// Takes one byte; returns a reply when the board answers.
+    pub fn byte(&mut self, byte: u8) -> Option<Vec<u8>> {
+        match std::mem::take(&mut self.half) {
+            Half::None => {
+                self.half = Half::Byte(byte);
+                None
+            }
+            Half::Lost => None,
+            Half::Byte(high) => self.message(Message::from_bytes([high, byte])),
+        }
+    }
+
+    /// Takes bytes; returns the replies due.
+    pub fn bytes(&mut self, bytes: &[u8]) -> Vec<u8> {
+        bytes.iter().filter_map(|&b| self.byte(b)).flatten().collect()
+    }
+
+    fn refuse(&mut self, o: u8, d: u8) -> Option<Vec<u8>> {
+        self.state = State::Idle;
+        Some(refusal(o, d))
+    }
+
+    /// Takes one message; returns a reply when the board answers.
+    pub fn message(&mut self, m: Message) -> Option<Vec<u8>> {
+        let index = m.index() as usize;
+        match (m.code(), &mut self.state) {
+            (code::START_BOARD, State::Rows(rows)) => {
+                let (rows, columns) = (*rows, index);
+                if let Err((o, d)) = check_capacity(rows, columns, 0) {
+                    return self.refuse(o, d);
+                }
+                let lines = Vec::with_capacity(rows + columns);
+                self.state = State::Board {
+                    rows,
+                    columns,
+                    lines,
+                    option: None,
+                    stored: 0,
+                };
+                None
+            }
+            // The first of a pair abandons whatever was going on.
+            (code::START_BOARD, _) => {
+                self.state = State::Rows(index);
+                None
+            }
+            (code::QUERY, _) => {
+                self.state = State::Idle;
+                Some(info_reply())
+            }
+            (_, State::Idle) => None,
+            (_, State::Rows(_)) => self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
+            (
+                _,
+                State::Board {
+                    rows,
+                    columns,
+                    lines,
+                    option,
+                    stored,
+                },
+            ) => {
+                let (rows, columns) = (*rows, *columns);
+                let total = rows + columns;
+                // The open line is the last one pushed.
+                let length = if lines.len() <= rows { columns } else { rows };
+                match (m.code(), option.is_some()) {
+                    (code::START_LINE, false) => {
+                        // 0 always means the next line.
+                        if (index != lines.len() && index != 0) || lines.len() >= total {
+                            return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
+                        }
+                        lines.push(Vec::new());
+                        *option = Some(0);
+                    }
+                    (code::ASSIGN, true) => {
+                        if index >= length {
+                            return self.refuse(outcome::MALFORMED, detail::CELL_OUT_OF_LINE);
+                        }
+                        let o = option.as_mut().expect("open line");
+                        *o = (*o & !(1 << index)) | (m.value() as u64) << index;
+                    }
+                    (code::NEXT_OPTION | code::END_LINE, true) => {
+                        if *stored == FIFO_ENTRIES {
+                            return self.refuse(outcome::OVER_CAPACITY, detail::FIFO_FULL);
+                        }
+                        *stored += 1;
+                        lines.last_mut().expect("open line").push(option.unwrap_or(0));
+                        *option = (m.code() == code::NEXT_OPTION).then_some(0);
+                    }
+                    (code::END_BOARD, false) => {
+                        if lines.len() != total {
+                            return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
+                        }
+                        let lines = std::mem::take(lines);
+                        self.state = State::Idle;
+                        return Some(encode_reply(&solve(rows, columns, &lines)));
+                    }
+                    _ => return self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
+                }
+                None
+            }
+        }
+    }
+}
+
+fn push(out: &mut Vec<u8>, m: Message) {
+    out.extend_from_slice(&m.to_bytes());
+}
+
+/// Clock cycles the board reports: the reference model's count of the
+/// gateware's cycles, saturating at 32 bits.
+pub fn model_cycles(verdict: &Verdict) -> u32 {
+    verdict.cycles.min(u32::MAX as u64) as u32
+}
+
+/// The reply frame for a solved, stalled or contradictory board, as the
+/// gateware sends it: START_BOARD m, START_BOARD n, m·n ASSIGN/UNKNOWN
+/// (index r·n + c), the STATUS fields 0..=12 in order, END_BOARD.
+pub fn encode_reply(verdict: &Verdict) -> Vec<u8> {
+    if verdict.cells.is_empty() {
+        return refusal(verdict.outcome, verdict.detail);
+    }
+    let mut out = Vec::new();
+    push(
+        &mut out,
+        Message::new(code::START_BOARD, verdict.rows as u16, false),
+    );
+    push(
+        &mut out,
+        Message::new(code::START_BOARD, verdict.columns as u16, false),
+    );
+    for (i, cell) in verdict.cells.iter().enumerate() {
+        let m = match cell {
+            Some(v) => Message::new(code::ASSIGN, i as u16, *v),
+            None => Message::new(code::UNKNOWN, i as u16, false),
+        };
+        push(&mut out, m);
+    }
+    let (o, d, passes, options) = (
+        verdict.outcome,
+        verdict.detail,
+        verdict.passes,
+        verdict.options as u16,
+    );
+    status_fields(&mut out, o, d, model_cycles(verdict), passes, options);
+    push(&mut out, Message::new(code::END_BOARD, 0, false));
+    out
+}
+
+fn status_fields(out: &mut Vec<u8>, o: u8, d: u8, cycles: u32, passes: u8, options: u16) {
+    push(out, Message::status(field::OUTCOME, o));
+    push(out, Message::status(field::DETAIL, d));
+    for (i, b) in cycles.to_le_bytes().iter().enumerate() {
+        push(out, Message::status(field::CYCLES_0 + i as u8, *b));
+    }
+    push(out, Message::status(field::PASSES, passes));
+    for (i, b) in options.to_le_bytes().iter().enumerate() {
+        push(out, Message::status(field::OPTIONS_0 + i as u8, *b));
+    }
+    push(out, Message::status(field::MAX_LINE, MAX_LINE as u8));
+    push(out, Message::status(field::FIFO_ADDR_BITS, FIFO_ADDR_BITS as u8));
+    push(out, Message::status(field::VERSION, VERSION));
+    push(out, Message::status(field::MAX_LINES, MAX_LINES as u8));
+}
+
+/// A reply without cells (m = n = 0): the board was refused.
+pub fn refusal(o: u8, d: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    push(&mut out, Message::new(code::START_BOARD, 0, false));
+    push(&mut out, Message::new(code::START_BOARD, 0, false));
+    status_fields(&mut out, o, d, 0, 0, 0);
+    push(&mut out, Message::new(code::END_BOARD, 0, false));
+    out
+}
+
+/// The INFO reply to a QUERY: the build parameters (m = n = 0, no cells).
+pub fn info_reply() -> Vec<u8> {
+    refusal(outcome::INFO, detail::NONE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::CoreDriver;
+    use crate::options::LineOptions;
+    use crate::protocol::{encode_board, query_bytes, IDLE_TIMEOUT_BITS};
+
+    const CPB: u32 = 4;
+
+    /// A piece of a test stream; the line goes quiet after each.
+    enum Piece {
+        Bytes(Vec<u8>),
+        /// The line idle past the idle timeout.
+        Idle,
+        /// A byte with a low stop bit.
+        Lost(u8),
+    }
+
+    fn lines_of(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
+        rows.iter()
+            .map(|c| LineOptions::new(c, columns.len()).collect())
+            .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
+            .collect()
+    }
+
+    fn board(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
+        let mut out = vec![];
+        encode_board(
+            rows.len(),
+            columns.len(),
+            lines_of(rows, columns),
+            every_cell,
+            &mut out,
+        );
+        out
+    }
+
+    /// The original design's stream: START_LINE 0 for every line.
+    fn original(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<u8> {
+        let mut bytes = board(rows, columns, true);
+        for at in (0..bytes.len()).step_by(2) {
+            if Message::from_bytes([bytes[at], bytes[at + 1]]).code() == code::START_LINE {
+                bytes[at..at + 2].copy_from_slice(&Message::new(code::START_LINE, 0, false).to_bytes());
+            }
+        }
+        bytes
+    }
+
+    fn messages(list: &[(u8, u16, bool)]) -> Vec<u8> {
+        list.iter()
+            .flat_map(|&(c, i, v)| Message::new(c, i, v).to_bytes())
+            .collect()
+    }
+
+    /// Runs the pieces through the board model and through the simulated
+    /// core; both must send the same bytes.
+    fn check(name: &str, pieces: &[Piece]) -> Vec<u8> {
+        let mut model = BoardModel::default();
+        let mut driver = CoreDriver::new(CPB);
+        let (mut expected, mut got) = (vec![], vec![]);
+        let quiet = |driver: &mut CoreDriver| {
+            while !driver.quiet() {
+                driver.step();
+            }
+        };
+        for piece in pieces {
+            match piece {
+                Piece::Bytes(bytes) => {
+                    expected.extend(model.bytes(bytes));
+                    driver.send(bytes);
+                }
+                Piece::Idle => {
+                    expected.extend(model.idle().unwrap_or_default());
+                    quiet(&mut driver);
+                    for _ in 0..(IDLE_TIMEOUT_BITS * CPB + 10) {
+                        driver.step();
+                    }
+                }
+                Piece::Lost(byte) => {
+                    expected.extend(model.framing_error().unwrap_or_default());
+                    driver.send_with_framing_error(*byte);
+                }
+            }
+            quiet(&mut driver);
+            got.extend(driver.take_received());
+        }
+        assert_eq!(got, expected, "{name}: the core and the board model differ");
+        got
+    }
+
+    fn heart() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+        let rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];
+        let columns = vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]];
+        (rows, columns)
+    }
+
+    #[test]
+    fn answers_like_the_core_on_good_streams() {
+        use Piece::*;
+        let (rows, columns) = heart();
+        let small = (
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        );
+        let stalls = (vec![vec![1], vec![1]], vec![vec![1], vec![1]]);
+        let contradiction = (vec![vec![2], vec![]], vec![vec![1], vec![]]);
+        for (name, (r, c)) in [
+            ("heart", (rows, columns)),
+            ("4x4", small),
+            ("stalls", stalls),
+            ("contradiction", contradiction),
+        ] {
+            check(
+                name,
+                &[
+                    Bytes(board(&r, &c, false)),
+                    Bytes(board(&r, &c, true)),
+                    Bytes(original(&r, &c)),
+                ],
+            );
+        }
+        check("query", &[Bytes(query_bytes().to_vec())]);
+    }
+
+    #[test]
+    fn answers_like_the_core_on_malformed_streams() {
+        use Piece::*;
+        let (rows, columns) = heart();
+        let good = board(&rows, &columns, false);
+        let one = board(&[vec![1]], &[vec![1]], false);
+        let (sb, sl, a, no, el, eb) = (
+            code::START_BOARD,
+            code::START_LINE,
+            code::ASSIGN,
+            code::NEXT_OPTION,
+            code::END_LINE,
+            code::END_BOARD,
+        );
+        let cases: Vec<(&str, Vec<(u8, u16, bool)>)> = vec![
+            ("zero rows", vec![(sb, 0, false), (sb, 3, false)]),
+            ("too many columns", vec![(sb, 3, false), (sb, 33, false)]),
+            ("too many lines", vec![(sb, 32, false), (sb, 32, false)]),
+            (
+                "lone START_BOARD then a line",
+                vec![(sb, 3, false), (sl, 0, false)],
+            ),
+            (
+                "line out of order",
+                vec![(sb, 2, false), (sb, 2, false), (sl, 1, false)],
+            ),
+            (
+                "assign outside a line",
+                vec![(sb, 2, false), (sb, 2, false), (a, 0, true)],
+            ),
+            (
+                "cell past the line",
+                vec![(sb, 2, false), (sb, 3, false), (sl, 0, false), (a, 3, true)],
+            ),
+            (
+                "END_BOARD early",
+                vec![
+                    (sb, 1, false),
+                    (sb, 1, false),
+                    (sl, 0, false),
+                    (el, 0, false),
+                    (eb, 0, false),
+                ],
+            ),
+            (
+                "START_LINE 0 past the last line",
+                vec![
+                    (sb, 1, false),
+                    (sb, 1, false),
+                    (sl, 0, false),
+                    (el, 0, false),
+                    (sl, 0, false),
+                    (el, 0, false),
+                    (sl, 0, false),
+                ],
+            ),
+            (
+                "END_BOARD inside a line",
+                vec![(sb, 1, false), (sb, 1, false), (sl, 0, false), (eb, 0, false)],
+            ),
+            (
+                "code 100 inside a line",
+                vec![
+                    (sb, 1, false),
+                    (sb, 1, false),
+                    (sl, 0, false),
+                    (code::STATUS, 0, false),
+                ],
+            ),
+            (
+                "NEXT_OPTION between lines",
+                vec![(sb, 1, false), (sb, 1, false), (no, 0, false)],
+            ),
+            (
+                "QUERY inside a board",
+                vec![
+                    (sb, 1, false),
+                    (sb, 1, false),
+                    (sl, 0, false),
+                    (code::QUERY, 0, false),
+                ],
+            ),
+            (
+                "stray messages",
+                vec![(a, 3, true), (eb, 0, false), (el, 0, false)],
+            ),
+        ];
+        for (name, list) in cases {
+            check(name, &[Bytes(messages(&list)), Idle, Bytes(one.clone())]);
+        }
+        // Restarts, silences and lost bytes, at a few places in a board.
+        for at in [
+            1,
+            2,
+            3,
+            4,
+            5,
+            9,
+            10,
+            good.len() / 2,
+            good.len() / 2 + 1,
+            good.len() - 2,
+            good.len() - 1,
+        ] {
+            check("restart", &[Bytes([&good[..at], &good[..]].concat())]);
+            check("silence", &[Bytes(good[..at].to_vec()), Idle, Bytes(one.clone())]);
+            check(
+                "lost byte",
+                &[
+                    Bytes(good[..at].to_vec()),
+                    Lost(good[at]),
+                    Bytes(good[at + 1..].to_vec()),
+                    Idle,
+                    Bytes(one.clone()),
+                ],
+            );
+        }
+        check(
+            "lone START_BOARD, half a message",
+            &[Bytes(vec![0xe0, 0x06, 0x55]), Idle, Bytes(one.clone())],
+        );
+        check(
+            "query after a board",
+            &[Bytes(one.clone()), Bytes(query_bytes().to_vec()), Idle],
+        );
+    }
+
+    /// The example in docs/protocol.md, byte for byte.
+    #[test]
+    fn the_documented_example() {
+        let hex = |s: &str| -> Vec<u8> {
+            s.split_whitespace()
+                .map(|b| u8::from_str_radix(b, 16).unwrap())
+                .collect()
+        };
+        let nonohost = hex("E0 02 E0 02 C0 00 A0 01 20 00 C0 02 A0 01 20 00 00 00");
+        let original = hex("E0 02 E0 02 C0 00 A0 01 20 00 C0 00 A0 01 20 00 00 00");
+        assert_eq!(board(&[vec![1]], &[vec![1]], false), nonohost);
+        let reply = hex(
+            "E0 02 E0 02 A0 01 80 00 82 00 84 F0 86 00 88 00 8A 00 8C 04 8E 04 90 00 \
+             92 40 94 16 96 02 98 80 00 00",
+        );
+        assert_eq!(BoardModel::default().bytes(&nonohost), reply);
+        assert_eq!(BoardModel::default().bytes(&original), reply);
+        assert_eq!(Message::status(field::CYCLES_0, 0xc8).to_bytes(), [0x85, 0x90]);
+    }
+}
