@@ -336,6 +336,17 @@ endmodule
         text + "set_frequency clock 100\n"
     }
 
+    /// Both inputs from outside idle high through a pull-up: the reset button,
+    /// and the UART line when the cable is out.
+    #[test]
+    fn the_boards_inputs_have_pull_ups() {
+        let pcf = parse_pcf(PCF_TEXT).unwrap();
+        for input in ["reset_n", "usb_rx"] {
+            let io = pcf.ios.iter().find(|io| io.signal == input).expect(input);
+            assert_eq!(io.options, vec!["-pullup yes"], "{input} in {PCF_PATH}");
+        }
+    }
+
     #[test]
     fn a_complete_pcf_passes() {
         let pcf = parse_pcf(&pcf_for(8)).unwrap();
