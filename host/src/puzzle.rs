@@ -126,10 +126,18 @@ impl Puzzle {
         }
     }
 
-    /// Reads a puzzle file, picking the format by extension and content.
+    /// Reads a puzzle file, picking the format by extension and content;
+    /// `-` reads standard input (the format then comes from the content).
     pub fn load(path: &Path) -> Result<Puzzle, ParseError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| ParseError {
+        let stdin = path.as_os_str() == "-";
+        let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+        let read = if stdin {
+            let mut bytes = vec![];
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
+        } else {
+            std::fs::read(path)
+        };
+        let bytes = read.map_err(|e| ParseError {
             file: name.clone(),
             line: 0,
             message: format!("cannot read the file: {e}"),
@@ -148,7 +156,12 @@ impl Puzzle {
 
     /// Parses `text` (from file `name`) in `format`, or the detected format.
     /// The result is checked ([`Puzzle::check`]).
+    /// A UTF-8 byte-order mark is skipped; CR, CRLF and LF all end a line;
+    /// tabs count as spaces.
     pub fn parse(name: &str, text: &str, format: Option<Format>) -> Result<Puzzle, ParseError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let text = text.replace("\r\n", "\n").replace(['\r'], "\n").replace('\t', " ");
+        let text = text.as_str();
         let format = format.unwrap_or_else(|| detect(name, text));
         let mut puzzle = match format {
             Format::Non => parse_non(name, text)?,

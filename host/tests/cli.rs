@@ -267,3 +267,23 @@ fn send_to_the_model_board_on_a_pty() {
     assert!(out.contains("link: ") && out.contains("bytes sent"), "{out}");
     drop(host_end);
 }
+
+/// `-` reads the puzzle from standard input, in any format.
+#[test]
+fn solve_reads_standard_input() {
+    use std::io::Write;
+    for text in ["\u{feff}rows:\r\n2\r\ncolumns:\r\n1\r\n1\r\n", "width 2\nheight 1\nrows\n2\ncolumns\n1\n1\n", "##\n"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+            .args(["solve", "-", "--json"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{text:?}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("\"#\"") || stdout.contains("##"), "{text:?}: {stdout}");
+    }
+}

@@ -316,3 +316,25 @@ proptest! {
         prop_assert!(p.check_solution(&cells).is_ok());
     }
 }
+
+/// Files from other editors: a byte-order mark, CRLF or CR line ends, tabs.
+#[test]
+fn byte_order_marks_line_ends_and_tabs() {
+    let plain = "rows:\n2\n1 1\n3\n1\ncolumns:\n1\n1 1\n1,1\n3\n";
+    let expected = four();
+    for text in [
+        format!("\u{feff}{plain}"),
+        plain.replace('\n', "\r\n"),
+        plain.replace('\n', "\r"),
+        plain.replace(' ', "\t"),
+        format!("\u{feff}{}", plain.replace(' ', " \t ").replace('\n', "\r\n")),
+    ] {
+        let p = parse("board.txt", &text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!((p.rows, p.columns), expected.clone(), "{text:?}");
+    }
+    let non = "\u{feff}width 2\r\nheight 1\r\nrows\r\n2\r\ncolumns\r\n1\r\n1\r\n";
+    let p = parse("p.non", non).unwrap();
+    assert_eq!((p.rows, p.columns), (vec![vec![2]], vec![vec![1], vec![1]]));
+    let picture = "\u{feff}#.\r\n.#\r\n";
+    assert_eq!(parse("p.txt", picture).unwrap().rows, vec![vec![1], vec![1]]);
+}
