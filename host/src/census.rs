@@ -22,6 +22,7 @@
 //! 24 976 511 are line-solvable and 25 309 575 unique. `nonohost census`
 //! (see [`run`]) compares a whole 5×5 census with them.
 
+use clap::builder::TypedValueParser as _;
 use crate::solver::Solver;
 use indicatif::ProgressBar;
 use nonogram_hdl::model;
@@ -375,10 +376,10 @@ pub struct Args {
     #[arg(long, default_value = "5", value_name = "N|RxC")]
     pub size: GridSize,
     /// Classify only the first N grids (the published figures are then not compared).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
     pub threads: Option<usize>,
     /// No progress bar.
     #[arg(long, short)]

@@ -97,8 +97,8 @@ pub struct SendArgs {
     /// Serial port of the board (default: find the Alchitry Cu, USB 0403:6010 interface B).
     #[arg(long, value_name = "PATH")]
     pub port: Option<String>,
-    /// Line rate (8N1).
-    #[arg(long, default_value_t = DEFAULT_BAUD)]
+    /// Line rate (8N1), 300 to 12 000 000.
+    #[arg(long, default_value_t = DEFAULT_BAUD, value_parser = clap::value_parser!(u32).range(300..=12_000_000))]
     pub baud: u32,
     /// Use the simulated board instead of a real one.
     #[arg(long, conflicts_with = "port")]
@@ -107,7 +107,7 @@ pub struct SendArgs {
     #[arg(long)]
     pub every_cell: bool,
     /// Seconds to wait for the reply after the last byte (default: scales with the puzzle and baud).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = nonogram_sim::flags::positive_seconds)]
     pub timeout: Option<f64>,
     /// If the board stalls, do not finish the puzzle in software.
     #[arg(long)]
@@ -133,8 +133,8 @@ pub struct SolveArgs {
 pub struct InfoArgs {
     #[command(flatten)]
     pub puzzle: PuzzleArgs,
-    /// Line rate for the send time.
-    #[arg(long, default_value_t = DEFAULT_BAUD)]
+    /// Line rate for the send time, 300 to 12 000 000.
+    #[arg(long, default_value_t = DEFAULT_BAUD, value_parser = clap::value_parser!(u32).range(300..=12_000_000))]
     pub baud: u32,
     /// Print one JSON object.
     #[arg(long)]

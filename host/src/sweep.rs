@@ -16,6 +16,7 @@
 //! differences in its comments) that `nonohost send --sim`, `nonohost solve`
 //! and `nonohost sweep --replay` read back.
 
+use clap::builder::TypedValueParser as _;
 use crate::puzzle::Puzzle;
 use indicatif::ProgressBar;
 use nonogram_hdl::driver::CoreDriver;
@@ -480,22 +481,22 @@ pub fn parse_sizes(s: &str) -> Result<RangeInclusive<usize>, String> {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Puzzles to run.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
     /// Rows and columns of the random pictures.
-    #[arg(long, default_value_t = 5, conflicts_with = "sizes")]
+    #[arg(long, default_value_t = 5, conflicts_with = "sizes", value_parser = clap::value_parser!(u16).range(1..=32).map(usize::from))]
     pub size: usize,
     /// Rows and columns drawn (each on its own) from this range instead: N, A..=B or A-B.
     #[arg(long, value_name = "RANGE", value_parser = parse_sizes)]
     pub sizes: Option<RangeInclusive<usize>>,
     /// Probability that a cell of a random picture is filled.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = nonogram_sim::flags::probability)]
     pub density: f64,
     /// Seed of the random puzzles (puzzle i depends only on the seed and i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads, each with its own simulated core (default: one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
     pub threads: Option<usize>,
     /// Where disagreements are written as board.txt files.
     #[arg(long, value_name = "DIR", default_value = "sweep-failures")]

@@ -287,3 +287,29 @@ fn solve_reads_standard_input() {
         assert!(stdout.contains("\"#\"") || stdout.contains("##"), "{text:?}: {stdout}");
     }
 }
+
+/// Numeric flags out of range are usage errors when the command line is
+/// parsed (exit 1, as every error; 2 means "no solution"): nothing runs,
+/// panics or hangs.
+#[test]
+fn out_of_range_flags_are_usage_errors() {
+    let heart = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/heart6x7.txt");
+    for args in [
+        vec!["send", heart, "--sim", "--baud", "0"],
+        vec!["send", heart, "--sim", "--baud", "1"],
+        vec!["send", heart, "--sim", "--timeout", "inf"],
+        vec!["send", heart, "--sim", "--timeout", "0"],
+        vec!["send", heart, "--sim", "--timeout", "nan"],
+        vec!["info", heart, "--baud", "0"],
+        vec!["sweep", "--count", "0"],
+        vec!["sweep", "--density", "2"],
+        vec!["sweep", "--threads", "0"],
+        vec!["census", "--limit", "0"],
+    ] {
+        let o = nonohost(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("invalid value"), "{args:?}: {stderr}");
+        assert!(o.stdout.is_empty(), "{args:?}: usage errors go to stderr");
+    }
+}

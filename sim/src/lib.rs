@@ -8,6 +8,8 @@
 //! sleeps instead of stepping; after a short real-time silence it runs the
 //! core's idle timeout once, as the real line's silence would.
 
+pub mod flags;
+
 use nonogram_hdl::driver::CoreDriver;
 use nonogram_hdl::protocol::IDLE_TIMEOUT_BITS;
 use serialport::{SerialPort, TTYPort};

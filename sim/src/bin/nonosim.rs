@@ -2,7 +2,7 @@
 //! path, for any serial client (`nonohost send --port PATH board.txt`).
 
 use clap::Parser;
-use nonogram_sim::{Faults, SimBoard, SIM_CLOCKS_PER_BIT};
+use nonogram_sim::{flags, Faults, SimBoard, SIM_CLOCKS_PER_BIT};
 use std::time::Duration;
 
 /// The simulated Alchitry Cu nonogram solver on a pseudo-terminal.
@@ -13,22 +13,22 @@ use std::time::Duration;
 )]
 struct Args {
     /// Print the simulation's figures (cycles, cycles/s, bytes) every this many seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = flags::positive_seconds)]
     stats: Option<f64>,
     /// Fault injection: drop every N-th byte from the host.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     drop_every: Option<u64>,
     /// Fault injection: corrupt every N-th byte from the host.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     corrupt_every: Option<u64>,
     /// Fault injection: the host's bytes arrive this fraction slow (0.03 = 3 %; negative = fast).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true, value_parser = flags::rate_error)]
     rate_error: f64,
     /// Fault injection: never answer.
     #[arg(long)]
     silent: bool,
     /// Fault injection: hold each reply byte back this many milliseconds.
-    #[arg(long, default_value_t = 0, value_name = "MS")]
+    #[arg(long, default_value_t = 0, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=60_000))]
     reply_delay_ms: u64,
 }
 
