@@ -101,13 +101,20 @@ pub fn yosys_cell_count(log: &str, cell: &str) -> usize {
 /// `files` written beside it for `$readmemh`. Returns what the testbench
 /// printed. Skipped (None) with a notice where iverilog is not installed,
 /// unless the `CI` environment variable is set.
-pub fn iverilog_run<B: Block>(uut: &B, name: &str, testbench: &str, files: &[(&str, String)]) -> Option<String> {
+pub fn iverilog_run<B: Block>(
+    uut: &B,
+    name: &str,
+    testbench: &str,
+    files: &[(&str, String)],
+) -> Option<String> {
     if std::process::Command::new("iverilog").arg("-V").output().is_err() {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI must simulate the Verilog: install iverilog"
         );
-        eprintln!("skipped the Icarus simulation of {name}: iverilog is not installed (apt-get install iverilog)");
+        eprintln!(
+            "skipped the Icarus simulation of {name}: iverilog is not installed (apt-get install iverilog)"
+        );
         return None;
     }
     let dir = std::env::temp_dir().join(format!("nonogram-iverilog-{name}-{}", std::process::id()));
@@ -127,7 +134,15 @@ pub fn iverilog_run<B: Block>(uut: &B, name: &str, testbench: &str, files: &[(&s
         "iverilog rejected {name}:\n{}",
         String::from_utf8_lossy(&compile.stderr)
     );
-    let run = std::process::Command::new("vvp").current_dir(&dir).arg("sim").output().unwrap();
-    assert!(run.status.success(), "vvp failed on {name}:\n{}", String::from_utf8_lossy(&run.stderr));
+    let run = std::process::Command::new("vvp")
+        .current_dir(&dir)
+        .arg("sim")
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "vvp failed on {name}:\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     Some(String::from_utf8_lossy(&run.stdout).into_owned())
 }

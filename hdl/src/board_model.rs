@@ -102,6 +102,9 @@ impl BoardModel {
         match (m.code(), &mut self.state) {
             (code::START_BOARD, State::Rows(rows)) => {
                 let (rows, columns) = (*rows, index);
+                if m.value() {
+                    return self.refuse(outcome::OVER_CAPACITY, detail::NO_ENGINE);
+                }
                 if let Err((o, d)) = check_capacity(rows, columns, 0) {
                     return self.refuse(o, d);
                 }
@@ -395,6 +398,7 @@ mod tests {
         );
         let cases: Vec<(&str, Vec<(u8, u16, bool)>)> = vec![
             ("zero rows", vec![(sb, 0, false), (sb, 3, false)]),
+            ("a board of clues (v2)", vec![(sb, 3, true), (sb, 3, true)]),
             ("too many columns", vec![(sb, 3, false), (sb, 33, false)]),
             ("too many lines", vec![(sb, 32, false), (sb, 32, false)]),
             (

@@ -126,7 +126,7 @@ pub fn decode_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
     }
     let cells = reply.rows * reply.columns;
     let per_map = cells.div_ceil(CELLS_PER_MESSAGE);
-    let mut take_map = |wanted: u8, messages: &mut std::iter::Peekable<_>| -> Result<Vec<bool>, ReplyError> {
+    let take_map = |wanted: u8, messages: &mut std::iter::Peekable<_>| -> Result<Vec<bool>, ReplyError> {
         let mut bits = Vec::with_capacity(per_map * CELLS_PER_MESSAGE);
         for _ in 0..per_map {
             let (at, message): (usize, Message) = messages.next().ok_or(ReplyError::Incomplete)?;

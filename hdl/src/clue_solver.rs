@@ -50,7 +50,6 @@ enum State {
     Load,
     Start,
     Solve,
-    Result,
     WriteKnown,
     WriteValue,
     CrossRead,

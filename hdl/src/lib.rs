@@ -8,6 +8,7 @@ pub mod clue_protocol;
 pub mod clue_solver;
 pub mod core;
 pub mod driver;
+pub mod framer;
 pub mod line_logic;
 pub mod line_solver;
 pub mod model;

@@ -1,5 +1,5 @@
-//! Message parser: pairs bytes into 16-bit messages (high byte first),
-//! decodes host → board messages of protocol v1, builds each option word
+//! Message parser of protocol v1: takes the messages of `framer.rs`,
+//! decodes host → board messages, builds each option word
 //! from its ASSIGN messages, appends options to the FIFO with a count per
 //! line, and checks everything it is sent. Any violation ends the board with
 //! a `refuse` pulse (outcome and detail for the reply); START_BOARD always
@@ -8,15 +8,15 @@
 //! START_LINE with index 0 means "the next line" (the original design's
 //! host sent 0 for every line); any other index must be the next line's.
 //!
-//! When the line has been idle for `IDLE_TIMEOUT_BITS` bit times, a half
-//! message is dropped, a board being loaded is refused as TRUNCATED and a
-//! lone START_BOARD is forgotten. A byte with a framing error drops the half
-//! message, so the stream re-aligns at the next message; a board being
-//! loaded is refused as FRAMING.
+//! When the framer reports an idle line, a board being loaded is refused as
+//! TRUNCATED and a lone START_BOARD is forgotten; a framing error while a
+//! board is loading refuses it as FRAMING. A board of clues (the second
+//! START_BOARD with value 1, protocol v2) is refused as NO_ENGINE.
 
 use crate::constant;
+use crate::framer::MessageFramer;
 use crate::params::{COUNT_BITS, DIM_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES};
-use crate::protocol::{code, status, IDLE_TIMEOUT_BITS};
+use crate::protocol::{code, status};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -68,13 +68,8 @@ pub struct MessageParser {
     pub query: Signal<Out, Bit>,
     /// High while a board is being received.
     pub loading: Signal<Out, Bit>,
+    framer: MessageFramer,
     state: DFF<ParseState>,
-    high: DFF<Bits<8>>,
-    have_high: DFF<Bit>,
-    /// The high byte held is a placeholder for a byte lost to a framing error.
-    high_lost: DFF<Bit>,
-    message: DFF<Bits<16>>,
-    message_valid: DFF<Bit>,
     // The decoded message (valid while `act`).
     act: DFF<Bit>,
     is_start_board: DFF<Bit>,
@@ -92,7 +87,6 @@ pub struct MessageParser {
     line_is_row: DFF<Bit>,
     cell_in_line: DFF<Bit>,
     total_lines: DFF<Bits<LINE_ID_BITS>>,
-    idle: DFF<Bits<24>>,
     rows_q: DFF<Bits<12>>,
     columns_q: DFF<Bits<12>>,
     line: DFF<Bits<LINE_ID_BITS>>,
@@ -108,7 +102,6 @@ pub struct MessageParser {
     query_q: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,
     detail_q: DFF<Bits<8>>,
-    idle_timeout: Constant<Bits<24>>,
     max_line: Constant<Bits<12>>,
     max_lines: Constant<Bits<13>>,
     code_start_board: Constant<Bits<3>>,
@@ -127,6 +120,7 @@ pub struct MessageParser {
     fifo_full_detail: Constant<Bits<8>>,
     truncated: Constant<Bits<8>>,
     framing: Constant<Bits<8>>,
+    no_engine: Constant<Bits<8>>,
 }
 
 impl MessageParser {
@@ -152,12 +146,8 @@ impl MessageParser {
             refuse_detail: Default::default(),
             query: Default::default(),
             loading: Default::default(),
+            framer: MessageFramer::new(clocks_per_bit),
             state: Default::default(),
-            high: Default::default(),
-            have_high: Default::default(),
-            high_lost: Default::default(),
-            message: Default::default(),
-            message_valid: Default::default(),
             act: Default::default(),
             is_start_board: Default::default(),
             is_query: Default::default(),
@@ -174,7 +164,6 @@ impl MessageParser {
             line_is_row: Default::default(),
             cell_in_line: Default::default(),
             total_lines: Default::default(),
-            idle: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
             line: Default::default(),
@@ -189,7 +178,6 @@ impl MessageParser {
             query_q: Default::default(),
             outcome_q: Default::default(),
             detail_q: Default::default(),
-            idle_timeout: Constant::new((IDLE_TIMEOUT_BITS as u64 * clocks_per_bit as u64).into()),
             max_line: Constant::new((MAX_LINE as u64).into()),
             max_lines: Constant::new((MAX_LINES as u64).into()),
             code_start_board: constant(code::START_BOARD),
@@ -208,6 +196,7 @@ impl MessageParser {
             fifo_full_detail: constant(status::detail::FIFO_FULL),
             truncated: constant(status::detail::TRUNCATED),
             framing: constant(status::detail::FRAMING),
+            no_engine: constant(status::detail::NO_ENGINE),
         }
     }
 }
@@ -219,11 +208,6 @@ impl Logic for MessageParser {
             self,
             clock,
             state,
-            high,
-            have_high,
-            high_lost,
-            message,
-            message_valid,
             act,
             is_start_board,
             is_query,
@@ -240,7 +224,6 @@ impl Logic for MessageParser {
             line_is_row,
             cell_in_line,
             total_lines,
-            idle,
             rows_q,
             columns_q,
             line,
@@ -278,33 +261,18 @@ impl Logic for MessageParser {
         self.solve_q.d.next = false;
         self.refuse_q.d.next = false;
         self.query_q.d.next = false;
-        self.message_valid.d.next = false;
 
-        // Pair bytes into messages; time the line's silences.
-        if self.rx_byte_valid.val() {
-            self.idle.d.next = 0.into();
-            if self.have_high.q.val() {
-                self.message.d.next =
-                    (bit_cast::<16, 8>(self.high.q.val()) << 8) | bit_cast::<16, 8>(self.rx_byte.val());
-                self.message_valid.d.next = !self.high_lost.q.val();
-                self.have_high.d.next = false;
-                self.high_lost.d.next = false;
-            } else {
-                self.high.d.next = self.rx_byte.val();
-                self.have_high.d.next = true;
-                self.high_lost.d.next = false;
-            }
-        } else if self.idle.q.val() != self.idle_timeout.val() {
-            self.idle.d.next = self.idle.q.val() + 1;
-        }
-        // (A byte arriving in the timeout's cycle wins: the line was not idle.)
-        if (self.idle.q.val() == self.idle_timeout.val() - 1) & !self.rx_byte_valid.val() {
-            self.have_high.d.next = false;
-            self.high_lost.d.next = false;
+        // Bytes → messages; the line's silences.
+        self.framer.clock.next = self.clock.val();
+        self.framer.reset.next = self.reset.val();
+        self.framer.rx_byte.next = self.rx_byte.val();
+        self.framer.rx_byte_valid.next = self.rx_byte_valid.val();
+        self.framer.rx_framing_error.next = self.rx_framing_error.val();
+        if self.framer.timeout.val() {
             if self.state.q.val() == ParseState::GotRows {
                 self.state.d.next = ParseState::Idle;
             }
-            if (self.have_high.q.val() & self.loading.val())
+            if (self.framer.half.val() & self.loading.val())
                 | (self.state.q.val() == ParseState::ExpectLine)
                 | (self.state.q.val() == ParseState::InLine)
             {
@@ -317,44 +285,52 @@ impl Logic for MessageParser {
 
         // Decode a complete message into registered flags (one cycle), so
         // that the state machine below acts on short paths.
-        self.act.d.next = self.message_valid.q.val();
-        if self.message_valid.q.val() {
+        self.act.d.next = self.framer.message_valid.val();
+        if self.framer.message_valid.val() {
             self.is_start_board.d.next =
-                self.message.q.val().get_bits::<3>(13) == self.code_start_board.val();
-            self.is_query.d.next = self.message.q.val().get_bits::<3>(13) == self.code_query.val();
-            self.is_start_line.d.next = self.message.q.val().get_bits::<3>(13) == self.code_start_line.val();
-            self.is_end_board.d.next = self.message.q.val().get_bits::<3>(13) == self.code_end_board.val();
-            self.is_assign.d.next = self.message.q.val().get_bits::<3>(13) == self.code_assign.val();
-            self.is_end_line.d.next = self.message.q.val().get_bits::<3>(13) == self.code_end_line.val();
-            self.is_separator.d.next = (self.message.q.val().get_bits::<3>(13)
+                self.framer.message.val().get_bits::<3>(13) == self.code_start_board.val();
+            self.is_query.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_query.val();
+            self.is_start_line.d.next =
+                self.framer.message.val().get_bits::<3>(13) == self.code_start_line.val();
+            self.is_end_board.d.next =
+                self.framer.message.val().get_bits::<3>(13) == self.code_end_board.val();
+            self.is_assign.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_assign.val();
+            self.is_end_line.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_end_line.val();
+            self.is_separator.d.next = (self.framer.message.val().get_bits::<3>(13)
                 == self.code_next_option.val())
-                | (self.message.q.val().get_bits::<3>(13) == self.code_end_line.val());
+                | (self.framer.message.val().get_bits::<3>(13) == self.code_end_line.val());
             self.size_zero.d.next =
-                (self.rows_q.q.val() == 0) | (self.message.q.val().get_bits::<12>(1) == 0);
+                (self.rows_q.q.val() == 0) | (self.framer.message.val().get_bits::<12>(1) == 0);
             self.size_too_big.d.next = (self.rows_q.q.val() > self.max_line.val())
-                | (self.message.q.val().get_bits::<12>(1) > self.max_line.val())
+                | (self.framer.message.val().get_bits::<12>(1) > self.max_line.val())
                 | ((bit_cast::<13, 12>(self.rows_q.q.val())
-                    + bit_cast::<13, 12>(self.message.q.val().get_bits::<12>(1)))
+                    + bit_cast::<13, 12>(self.framer.message.val().get_bits::<12>(1)))
                     > self.max_lines.val());
             self.is_next_line.d.next = (bit_cast::<12, LINE_ID_BITS>(self.line.q.val())
-                == self.message.q.val().get_bits::<12>(1))
-                | (self.message.q.val().get_bits::<12>(1) == 0);
+                == self.framer.message.val().get_bits::<12>(1))
+                | (self.framer.message.val().get_bits::<12>(1) == 0);
             self.line_in_board.d.next = self.line.q.val() < self.total_lines.q.val();
             self.line_is_end.d.next = self.line.q.val() == self.total_lines.q.val();
             self.line_is_row.d.next = bit_cast::<12, LINE_ID_BITS>(self.line.q.val()) < self.rows_q.q.val();
-            self.cell_in_line.d.next = self.message.q.val().get_bits::<12>(1) < self.line_length.q.val();
+            self.cell_in_line.d.next = self.framer.message.val().get_bits::<12>(1) < self.line_length.q.val();
         }
 
         // Act on it.
         if self.act.q.val() {
             if self.is_start_board.q.val() {
                 if self.state.q.val() == ParseState::GotRows {
-                    self.columns_q.d.next = self.message.q.val().get_bits::<12>(1);
+                    self.columns_q.d.next = self.framer.message.val().get_bits::<12>(1);
                     self.total_lines.d.next = bit_cast::<LINE_ID_BITS, 12>(self.rows_q.q.val())
-                        + bit_cast::<LINE_ID_BITS, 12>(self.message.q.val().get_bits::<12>(1));
+                        + bit_cast::<LINE_ID_BITS, 12>(self.framer.message.val().get_bits::<12>(1));
                     self.line.d.next = 0.into();
                     self.state.d.next = ParseState::ExpectLine;
-                    if self.size_zero.q.val() {
+                    if self.framer.message.val().get_bit(0) {
+                        // A board of clues (protocol v2): this build has no clue engine.
+                        self.refuse_q.d.next = true;
+                        self.outcome_q.d.next = self.over_capacity.val();
+                        self.detail_q.d.next = self.no_engine.val();
+                        self.state.d.next = ParseState::Idle;
+                    } else if self.size_zero.q.val() {
                         self.refuse_q.d.next = true;
                         self.outcome_q.d.next = self.malformed.val();
                         self.detail_q.d.next = self.bad_size.val();
@@ -368,7 +344,7 @@ impl Logic for MessageParser {
                 } else {
                     // The first of a pair: a new board, whatever was going on.
                     self.abort_q.d.next = true;
-                    self.rows_q.d.next = self.message.q.val().get_bits::<12>(1);
+                    self.rows_q.d.next = self.framer.message.val().get_bits::<12>(1);
                     self.state.d.next = ParseState::GotRows;
                 }
             } else if self.is_query.q.val() {
@@ -418,8 +394,8 @@ impl Logic for MessageParser {
                         if self.is_assign.q.val() {
                             if self.cell_in_line.q.val() {
                                 self.option_q.d.next = self.option_q.q.val().replace_bit(
-                                    self.message.q.val().get_bits::<12>(1).index(),
-                                    self.message.q.val().get_bit(0),
+                                    self.framer.message.val().get_bits::<12>(1).index(),
+                                    self.framer.message.val().get_bit(0),
                                 );
                             } else {
                                 self.refuse_q.d.next = true;
@@ -467,8 +443,6 @@ impl Logic for MessageParser {
         // belonged to is dropped whole (its other byte too), so the next
         // message pairs up as sent.
         if self.rx_framing_error.val() {
-            self.have_high.d.next = !self.have_high.q.val();
-            self.high_lost.d.next = !self.have_high.q.val();
             if self.loading.val() {
                 self.refuse_q.d.next = true;
                 self.outcome_q.d.next = self.malformed.val();
@@ -478,8 +452,6 @@ impl Logic for MessageParser {
         }
         if self.reset.val() {
             self.state.d.next = ParseState::Idle;
-            self.have_high.d.next = false;
-            self.high_lost.d.next = false;
             self.abort_q.d.next = true;
         }
     }
@@ -490,7 +462,7 @@ mod tests {
     use super::*;
     use crate::bench::{tick, yosys_check};
     use crate::options::LineOptions;
-    use crate::protocol::{encode_board, status::detail, status::outcome, Message};
+    use crate::protocol::{encode_board, status::detail, status::outcome, Message, IDLE_TIMEOUT_BITS};
 
     const CPB: u32 = 4;
 
@@ -635,6 +607,11 @@ mod tests {
                 "too many columns",
                 header(3, 33),
                 (outcome::OVER_CAPACITY, detail::BAD_SIZE),
+            ),
+            (
+                "a board of clues (v2)",
+                vec![m(code::START_BOARD, 3, true), m(code::START_BOARD, 3, true)],
+                (outcome::OVER_CAPACITY, detail::NO_ENGINE),
             ),
             (
                 "lone START_BOARD then a line",

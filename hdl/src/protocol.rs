@@ -91,6 +91,13 @@ pub mod status {
         pub const TRUNCATED: u8 = 6;
         /// A byte arrived with a framing error (low stop bit) while a board was loading.
         pub const FRAMING: u8 = 7;
+        /// The board came in a protocol version this build has no engine
+        /// for: clues (v2) to a build with only the DNF engine, or options
+        /// (v1) to a build with only the clue engine.
+        pub const NO_ENGINE: u8 = 8;
+        /// A line has more blocks than the clue engine takes (32), or the
+        /// board's blocks overflow its clue store.
+        pub const TOO_MANY_BLOCKS: u8 = 9;
     }
 }
 
