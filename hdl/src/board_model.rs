@@ -1,9 +1,11 @@
 //! The board's side of the protocol in plain Rust: bytes in, reply bytes
-//! out, solving with [`crate::model`]. It is what the gateware does, without
-//! the timing: the host's tests run it as a model board behind a
-//! pseudo-terminal, and the tests below check it against the simulated core
-//! on every test stream, malformed ones included.
+//! out, solving with [`crate::model`] (the DNF engine, protocol v1) or
+//! [`crate::clue_model`] (the clue engine, protocol v2). It is what the
+//! gateware does, without the timing: the host's tests run it as a model
+//! board behind a pseudo-terminal, and the tests below check it against the
+//! simulated cores on every test stream, malformed ones included.
 
+use crate::clue_model::{self, ClueVerdict};
 use crate::model::{check_capacity, solve, Verdict};
 use crate::params::{FIFO_ADDR_BITS, FIFO_ENTRIES, MAX_LINE, MAX_LINES};
 use crate::protocol::status::{detail, field, outcome};
@@ -14,8 +16,19 @@ use crate::protocol::{code, Message, VERSION};
 /// when one is due.
 #[derive(Debug, Default)]
 pub struct BoardModel {
+    engine: Engine,
     half: Half,
     state: State,
+}
+
+/// Which engine the modelled board has (each bitstream has one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// Filters the options of protocol v1 (`core.rs`).
+    #[default]
+    Dnf,
+    /// Solves from the clues of protocol v2 (`clue_core.rs`).
+    Clues,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -43,9 +56,24 @@ enum State {
         option: Option<u64>,
         stored: usize,
     },
+    /// Receiving a board's clues (protocol v2); the last clue is the open line's.
+    Clues {
+        rows: usize,
+        columns: usize,
+        clues: Vec<Vec<usize>>,
+        stored: usize,
+    },
 }
 
 impl BoardModel {
+    /// A board with `engine`.
+    pub fn new(engine: Engine) -> BoardModel {
+        BoardModel {
+            engine,
+            ..BoardModel::default()
+        }
+    }
+
     /// The line was idle for the idle timeout: a half message is dropped, a
     /// board being loaded is refused as TRUNCATED, a lone START_BOARD is
     /// forgotten (refused if half a message follows it).
@@ -53,7 +81,7 @@ impl BoardModel {
         let half = std::mem::take(&mut self.half);
         match self.state {
             State::Rows(_) if half == Half::None => self.state = State::Idle,
-            State::Rows(_) | State::Board { .. } => {
+            State::Rows(_) | State::Board { .. } | State::Clues { .. } => {
                 return self.refuse(outcome::MALFORMED, detail::TRUNCATED);
             }
             State::Idle => {}
@@ -93,7 +121,10 @@ impl BoardModel {
 
     fn refuse(&mut self, o: u8, d: u8) -> Option<Vec<u8>> {
         self.state = State::Idle;
-        Some(refusal(o, d))
+        Some(match self.engine {
+            Engine::Dnf => refusal(o, d),
+            Engine::Clues => clue_refusal(o, d),
+        })
     }
 
     /// Takes one message; returns a reply when the board answers.
@@ -102,8 +133,23 @@ impl BoardModel {
         match (m.code(), &mut self.state) {
             (code::START_BOARD, State::Rows(rows)) => {
                 let (rows, columns) = (*rows, index);
-                if m.value() {
+                if m.value() != (self.engine == Engine::Clues) {
                     return self.refuse(outcome::OVER_CAPACITY, detail::NO_ENGINE);
+                }
+                if self.engine == Engine::Clues {
+                    if rows == 0 || columns == 0 {
+                        return self.refuse(outcome::MALFORMED, detail::BAD_SIZE);
+                    }
+                    if rows > clue_model::MAX_SIDE || columns > clue_model::MAX_SIDE {
+                        return self.refuse(outcome::OVER_CAPACITY, detail::BAD_SIZE);
+                    }
+                    self.state = State::Clues {
+                        rows,
+                        columns,
+                        clues: Vec::with_capacity(rows + columns),
+                        stored: 0,
+                    };
+                    return None;
                 }
                 if let Err((o, d)) = check_capacity(rows, columns, 0) {
                     return self.refuse(o, d);
@@ -125,10 +171,56 @@ impl BoardModel {
             }
             (code::QUERY, _) => {
                 self.state = State::Idle;
-                Some(info_reply())
+                Some(match self.engine {
+                    Engine::Dnf => info_reply(),
+                    Engine::Clues => clue_refusal(outcome::INFO, detail::NONE),
+                })
             }
             (_, State::Idle) => None,
             (_, State::Rows(_)) => self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
+            (
+                _,
+                State::Clues {
+                    rows,
+                    columns,
+                    clues,
+                    stored,
+                },
+            ) => {
+                let (rows, columns, total) = (*rows, *columns, *rows + *columns);
+                match m.code() {
+                    // 0 always means the next line.
+                    code::START_LINE => {
+                        if (index != clues.len() && index != 0) || clues.len() >= total {
+                            return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
+                        }
+                        clues.push(Vec::new());
+                    }
+                    code::ASSIGN if !clues.is_empty() => {
+                        for block in crate::clue_protocol::blocks_of(m) {
+                            let line = clues.last_mut().expect("open line");
+                            if line.len() == clue_model::MAX_BLOCKS_PER_LINE || *stored == CLUE_STORE_BLOCKS {
+                                return self.refuse(outcome::OVER_CAPACITY, detail::TOO_MANY_BLOCKS);
+                            }
+                            line.push(block);
+                            *stored += 1;
+                        }
+                    }
+                    code::END_BOARD if !clues.is_empty() => {
+                        if clues.len() != total {
+                            return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
+                        }
+                        let columns_clues = clues.split_off(rows);
+                        let verdict = clue_model::solve(clues, &columns_clues);
+                        debug_assert_eq!(verdict.columns, columns);
+                        self.state = State::Idle;
+                        return Some(clue_reply(&verdict));
+                    }
+                    code::END_BOARD => return self.refuse(outcome::MALFORMED, detail::WRONG_LINE),
+                    _ => return self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
+                }
+                None
+            }
             (
                 _,
                 State::Board {
@@ -256,6 +348,52 @@ pub fn refusal(o: u8, d: u8) -> Vec<u8> {
 /// The INFO reply to a QUERY: the build parameters (m = n = 0, no cells).
 pub fn info_reply() -> Vec<u8> {
     refusal(outcome::INFO, detail::NONE)
+}
+
+/// Blocks the clue engine's store holds.
+pub const CLUE_STORE_BLOCKS: usize = 1 << crate::clue_solver::CLUE_STORE_BITS;
+
+/// The STATUS fields of a v2 reply, 0..=14 in order.
+fn clue_status(o: u8, d: u8, cycles: u32, passes: u8) -> Vec<Message> {
+    let mut fields = vec![
+        Message::status(field::OUTCOME, o),
+        Message::status(field::DETAIL, d),
+    ];
+    for (i, b) in cycles.to_le_bytes().iter().enumerate() {
+        fields.push(Message::status(field::CYCLES_0 + i as u8, *b));
+    }
+    fields.push(Message::status(field::PASSES, passes));
+    let build = [
+        (field::OPTIONS_0, 0),
+        (field::OPTIONS_0 + 1, 0),
+        (field::MAX_LINE, clue_model::MAX_SIDE as u8),
+        (field::FIFO_ADDR_BITS, 0),
+        (field::VERSION, crate::clue_reply::VERSION),
+        (field::MAX_LINES, 2 * clue_model::MAX_SIDE as u8),
+        (field::ENGINES, crate::protocol::status::engines::CLUES),
+        (field::CLUE_STORE_BITS, crate::clue_solver::CLUE_STORE_BITS as u8),
+    ];
+    fields.extend(build.iter().map(|&(f, b)| Message::status(f, b)));
+    fields
+}
+
+/// The clue engine's reply for a verdict (protocol v2, packed cells).
+pub fn clue_reply(verdict: &ClueVerdict) -> Vec<u8> {
+    if verdict.cells.is_empty() {
+        return clue_refusal(verdict.outcome, verdict.detail);
+    }
+    let cycles = verdict.cycles.min(u32::MAX as u64) as u32;
+    let status = clue_status(verdict.outcome, verdict.detail, cycles, verdict.passes);
+    let mut out = Vec::new();
+    crate::clue_protocol::encode_reply(verdict.rows, verdict.columns, &verdict.cells, &status, &mut out);
+    out
+}
+
+/// The clue engine's reply without cells: a refusal, or INFO.
+pub fn clue_refusal(o: u8, d: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    crate::clue_protocol::encode_reply(0, 0, &[], &clue_status(o, d, 0, 0), &mut out);
+    out
 }
 
 #[cfg(test)]

@@ -158,6 +158,15 @@ pub fn decode_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
     Err(ReplyError::Incomplete)
 }
 
+/// Decodes one reply of either version, told apart by the value bit of its
+/// first START_BOARD.
+pub fn decode_any_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
+    match bytes.get(1) {
+        Some(&low) if low & 1 == 1 => decode_reply(bytes),
+        _ => crate::protocol::decode_reply(bytes),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

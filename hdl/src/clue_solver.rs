@@ -88,6 +88,9 @@ pub struct ClueSolver {
     pub contradiction_line: Signal<Out, Bits<8>>,
     pub cycles: Signal<Out, Bits<CYCLE_BITS>>,
     pub passes: Signal<Out, Bits<8>>,
+    /// The board's cells (rows × columns), and whether every one is known.
+    pub board_cells: Signal<Out, Bits<13>>,
+    pub all_known: Signal<Out, Bit>,
     line_solver: LineSolver,
     board: RAM<Bits<64>, 8>,
     line_table: RAM<Bits<17>, 7>,
@@ -166,6 +169,8 @@ impl Default for ClueSolver {
             contradiction_line: Default::default(),
             cycles: Default::default(),
             passes: Default::default(),
+            board_cells: Default::default(),
+            all_known: Default::default(),
             line_solver: Default::default(),
             board: Default::default(),
             line_table: Default::default(),
@@ -320,6 +325,8 @@ impl Logic for ClueSolver {
         self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val());
         self.board.write_data.next = 0.into();
         self.row_word.next = self.board.read_data.val();
+        self.board_cells.next = self.cells.q.val();
+        self.all_known.next = self.known_cells.q.val() == self.cells.q.val();
         self.done_q.d.next = false;
 
         match self.state.q.val() {

@@ -1,17 +1,57 @@
-//! Drives the core cycle by cycle from plain Rust: bytes in become levels on
-//! its `rx` pin, levels on its `tx` pin become bytes out. The core's
-//! testbench and the simulated board (`nonogram-sim`) both run on this.
+//! Drives a core cycle by cycle from plain Rust: bytes in become levels on
+//! its `rx` pin, levels on its `tx` pin become bytes out. The cores'
+//! testbenches and the simulated board (`nonogram-sim`) all run on this.
 
 use crate::bench::tick;
+use crate::clue_core::ClueCore;
 use crate::core::{phase, NonogramCore};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
+/// A core behind a UART: the DNF engine's ([`NonogramCore`]) or the clue
+/// engine's ([`ClueCore`]).
+pub trait SerialCore: Block {
+    fn with_clocks_per_bit(clocks_per_bit: u32) -> Self;
+    fn clock(&mut self) -> &mut Signal<In, Clock>;
+    fn rx(&mut self) -> &mut Signal<In, Bit>;
+    fn reset(&mut self) -> &mut Signal<In, Bit>;
+    fn tx(&self) -> bool;
+    /// One of [`phase`].
+    fn phase(&self) -> u8;
+}
+
+macro_rules! serial_core {
+    ($core:ty) => {
+        impl SerialCore for $core {
+            fn with_clocks_per_bit(clocks_per_bit: u32) -> Self {
+                <$core>::new(clocks_per_bit)
+            }
+            fn clock(&mut self) -> &mut Signal<In, Clock> {
+                &mut self.clock
+            }
+            fn rx(&mut self) -> &mut Signal<In, Bit> {
+                &mut self.rx
+            }
+            fn reset(&mut self) -> &mut Signal<In, Bit> {
+                &mut self.reset
+            }
+            fn tx(&self) -> bool {
+                self.tx.val()
+            }
+            fn phase(&self) -> u8 {
+                self.phase.val().to_u8()
+            }
+        }
+    };
+}
+serial_core!(NonogramCore);
+serial_core!(ClueCore);
+
 /// Cycles without activity after which the core is taken to be waiting.
 const CALM_CYCLES: u64 = 64;
 
-pub struct CoreDriver {
-    core: NonogramCore,
+pub struct CoreDriver<C: SerialCore = NonogramCore> {
+    core: C,
     clocks_per_bit: u32,
     /// Clocks per bit of the bytes sent to the core (the host's clock may be off).
     send_period: f64,
@@ -30,9 +70,16 @@ pub struct CoreDriver {
 }
 
 impl CoreDriver {
-    /// A core with its UART at `clocks_per_bit`, held in reset for a cycle.
+    /// The DNF core with its UART at `clocks_per_bit`, held in reset for a cycle.
     pub fn new(clocks_per_bit: u32) -> CoreDriver {
-        let mut core = NonogramCore::new(clocks_per_bit);
+        CoreDriver::with_core(clocks_per_bit)
+    }
+}
+
+impl<C: SerialCore> CoreDriver<C> {
+    /// A core of type `C` with its UART at `clocks_per_bit`, held in reset for a cycle.
+    pub fn with_core(clocks_per_bit: u32) -> CoreDriver<C> {
+        let mut core = C::with_clocks_per_bit(clocks_per_bit);
         core.connect_all();
         let mut driver = CoreDriver {
             core,
@@ -47,10 +94,10 @@ impl CoreDriver {
             cycles: 0,
             calm: 0,
         };
-        driver.core.rx.next = true;
-        driver.core.reset.next = true;
-        tick(&mut driver.core, |c| &mut c.clock);
-        driver.core.reset.next = false;
+        driver.core.rx().next = true;
+        driver.core.reset().next = true;
+        tick(&mut driver.core, C::clock);
+        driver.core.reset().next = false;
         driver
     }
 
@@ -92,7 +139,7 @@ impl CoreDriver {
 
     /// What the core is doing (see [`phase`]).
     pub fn phase(&self) -> u8 {
-        self.core.phase.val().to_u8()
+        self.core.phase()
     }
 
     /// True when stepping would change nothing but the core's idle timers:
@@ -117,7 +164,7 @@ impl CoreDriver {
                 self.frame = Some((levels, 0));
             }
         }
-        self.core.rx.next = match &mut self.frame {
+        self.core.rx().next = match &mut self.frame {
             Some((levels, t)) => {
                 let bit = (*t as f64 / self.send_period) as usize;
                 *t += 1;
@@ -129,14 +176,14 @@ impl CoreDriver {
             }
             None => true,
         };
-        tick(&mut self.core, |c| &mut c.clock);
+        tick(&mut self.core, C::clock);
         self.cycles += 1;
         let busy = self.frame.is_some()
             || self.listening.is_some()
             || !matches!(self.phase(), phase::IDLE | phase::RECEIVING);
         self.calm = if busy { 0 } else { self.calm + 1 };
         // Core → host: sample the tx pin mid-bit.
-        let level = self.core.tx.val();
+        let level = self.core.tx();
         let cpb = self.clocks_per_bit as u64;
         match self.listening {
             None if !level => {
@@ -174,7 +221,7 @@ impl CoreDriver {
                 continue;
             }
             bytes.append(&mut self.from_core);
-            if let Ok((_, used)) = crate::protocol::decode_reply(&bytes) {
+            if let Ok((_, used)) = crate::clue_protocol::decode_any_reply(&bytes) {
                 self.from_core = bytes.split_off(used);
                 return Some(bytes);
             }

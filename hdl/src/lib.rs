@@ -3,8 +3,11 @@
 
 pub mod bench;
 pub mod board_model;
+pub mod clue_core;
 pub mod clue_model;
+pub mod clue_parser;
 pub mod clue_protocol;
+pub mod clue_reply;
 pub mod clue_solver;
 pub mod core;
 pub mod driver;

@@ -54,6 +54,11 @@ pub mod status {
         pub const VERSION: u8 = 11;
         /// Most lines (rows + columns) the build takes: an INFO reply field.
         pub const MAX_LINES: u8 = 12;
+        /// The engines the build has, a set of [`super::engines`] bits (v2
+        /// replies only; a v1 reply's board has the DNF engine alone).
+        pub const ENGINES: u8 = 13;
+        /// log2 of the blocks the clue store holds (v2 replies only).
+        pub const CLUE_STORE_BITS: u8 = 14;
     }
 
     /// Values of the OUTCOME field.
@@ -70,6 +75,14 @@ pub mod status {
         pub const MALFORMED: u8 = 4;
         /// Answer to a QUERY: the INFO fields follow.
         pub const INFO: u8 = 5;
+    }
+
+    /// Bits of the ENGINES field.
+    pub mod engines {
+        /// Filters stored options (protocol v1).
+        pub const DNF: u8 = 1;
+        /// Solves lines from their clues (protocol v2).
+        pub const CLUES: u8 = 2;
     }
 
     /// Values of the DETAIL field for OVER_CAPACITY and MALFORMED.
@@ -196,6 +209,9 @@ pub struct Reply {
     pub fifo_addr_bits: u8,
     pub version: u8,
     pub max_lines: u8,
+    /// v2 INFO fields (zero when absent).
+    pub engines: u8,
+    pub clue_store_bits: u8,
 }
 
 /// Why a byte stream is not a well-formed reply.
@@ -290,6 +306,8 @@ pub fn decode_status(reply: &mut Reply, message: Message) {
         field::FIFO_ADDR_BITS => reply.fifo_addr_bits = byte,
         field::VERSION => reply.version = byte,
         field::MAX_LINES => reply.max_lines = byte,
+        field::ENGINES => reply.engines = byte,
+        field::CLUE_STORE_BITS => reply.clue_store_bits = byte,
         _ => {}
     }
 }

@@ -1,0 +1,326 @@
+//! The clue engine's core (protocol v2): UART in, the v2 parser, the clue
+//! engine, the v2 reply assembler, UART out. Same pins and status outputs as
+//! the DNF core (`core.rs`), so the board's top level and the simulated
+//! board take either. The two do not fit the HX8K together (README, "Two
+//! bitstreams"), so each is a bitstream of its own.
+
+use crate::clue_parser::ClueParser;
+use crate::clue_reply::ClueReply;
+use crate::clue_solver::ClueSolver;
+use crate::constant;
+use crate::core::phase;
+use crate::protocol::status::outcome;
+use crate::uart_rx::UartRx;
+use crate::uart_tx::UartTx;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct ClueCore {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high: everything back to idle.
+    pub reset: Signal<In, Bit>,
+    /// UART from the host (asynchronous; synchronised inside).
+    pub rx: Signal<In, Bit>,
+    /// UART to the host.
+    pub tx: Signal<Out, Bit>,
+    /// One of [`phase`].
+    pub phase: Signal<Out, Bits<2>>,
+    /// The last outcome (protocol::status::outcome), valid when `outcome_valid`.
+    pub outcome: Signal<Out, Bits<3>>,
+    pub outcome_valid: Signal<Out, Bit>,
+    uart_rx: UartRx,
+    parser: ClueParser,
+    engine: ClueSolver,
+    reply: ClueReply,
+    uart_tx: UartTx,
+    outcome_q: DFF<Bits<3>>,
+    outcome_valid_q: DFF<Bit>,
+    phase_q: DFF<Bits<2>>,
+    reply_outcome: Signal<Local, Bits<3>>,
+    receiving: Constant<Bits<2>>,
+    solving: Constant<Bits<2>>,
+    sending: Constant<Bits<2>>,
+    info: Constant<Bits<3>>,
+}
+
+impl ClueCore {
+    /// A core whose UART runs at `clock / clocks_per_bit` baud (≥ 4 clocks per bit).
+    pub fn new(clocks_per_bit: u32) -> ClueCore {
+        ClueCore {
+            clock: Default::default(),
+            reset: Default::default(),
+            rx: Default::default(),
+            tx: Default::default(),
+            phase: Default::default(),
+            outcome: Default::default(),
+            outcome_valid: Default::default(),
+            uart_rx: UartRx::new(clocks_per_bit),
+            parser: ClueParser::new(clocks_per_bit),
+            engine: Default::default(),
+            reply: Default::default(),
+            uart_tx: UartTx::new(clocks_per_bit),
+            outcome_q: Default::default(),
+            outcome_valid_q: Default::default(),
+            phase_q: Default::default(),
+            reply_outcome: Default::default(),
+            receiving: constant(phase::RECEIVING),
+            solving: constant(phase::SOLVING),
+            sending: constant(phase::SENDING),
+            info: constant(outcome::INFO),
+        }
+    }
+}
+
+impl Logic for ClueCore {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, outcome_q, outcome_valid_q, phase_q);
+        self.uart_rx.clock.next = self.clock.val();
+        self.parser.clock.next = self.clock.val();
+        self.engine.clock.next = self.clock.val();
+        self.reply.clock.next = self.clock.val();
+        self.uart_tx.clock.next = self.clock.val();
+
+        // Host → parser → the engine's clue store.
+        self.uart_rx.rx.next = self.rx.val();
+        self.uart_rx.reset.next = self.reset.val();
+        self.parser.reset.next = self.reset.val();
+        self.parser.rx_byte.next = self.uart_rx.data.val();
+        self.parser.rx_byte_valid.next = self.uart_rx.valid.val();
+        self.parser.rx_framing_error.next = self.uart_rx.framing_error.val();
+        self.engine.abort.next = self.parser.abort.val();
+        self.engine.start.next = self.parser.board_loaded.val();
+        self.engine.rows.next = self.parser.rows.val();
+        self.engine.columns.next = self.parser.columns.val();
+        self.engine.clue_write.next = self.parser.clue_write.val();
+        self.engine.clue_address.next = self.parser.clue_address.val();
+        self.engine.clue_length.next = self.parser.clue_length.val();
+        self.engine.line_write.next = self.parser.line_write.val();
+        self.engine.line_number.next = self.parser.line_number.val();
+        self.engine.line_first.next = self.parser.line_first.val();
+        self.engine.line_blocks.next = self.parser.line_blocks.val();
+
+        // Verdict → reply → host.
+        self.reply.abort.next = self.parser.abort.val();
+        self.reply.board_done.next = self.engine.done.val();
+        self.reply.refused.next = self.parser.refuse.val();
+        self.reply.query.next = self.parser.query.val();
+        self.reply.rows.next = self.parser.rows.val();
+        self.reply.columns.next = self.parser.columns.val();
+        self.reply.solver_outcome.next = self.engine.outcome.val();
+        self.reply.board_cells.next = self.engine.board_cells.val();
+        self.reply.all_known.next = self.engine.all_known.val();
+        self.reply.contradiction_line.next = self.engine.contradiction_line.val();
+        self.reply.cycles.next = self.engine.cycles.val();
+        self.reply.passes.next = self.engine.passes.val();
+        self.reply.refuse_outcome.next = self.parser.refuse_outcome.val();
+        self.reply.refuse_detail.next = self.parser.refuse_detail.val();
+        self.engine.read_row.next = self.reply.read_row.val();
+        self.engine.read_value.next = self.reply.read_value.val();
+        self.reply.row_word.next = self.engine.row_word.val();
+        self.uart_tx.reset.next = self.reset.val();
+        self.uart_tx.data.next = self.reply.tx_data.val();
+        self.uart_tx.start.next = self.reply.tx_start.val();
+        self.reply.tx_ready.next = self.uart_tx.ready.val();
+        self.tx.next = self.uart_tx.tx.val();
+
+        // Status for LEDs and the simulated board (registered, as in core.rs).
+        self.phase.next = self.phase_q.q.val();
+        self.phase_q.d.next = 0.into();
+        if self.parser.loading.val() {
+            self.phase_q.d.next = self.receiving.val();
+        }
+        if self.reply.busy.val() | !self.uart_tx.ready.val() {
+            self.phase_q.d.next = self.sending.val();
+        }
+        if self.engine.busy.val() {
+            self.phase_q.d.next = self.solving.val();
+        }
+        self.outcome.next = self.outcome_q.q.val();
+        self.outcome_valid.next = self.outcome_valid_q.q.val();
+        self.reply_outcome.next = self.parser.refuse_outcome.val();
+        if self.engine.done.val() {
+            self.reply_outcome.next = self.engine.outcome.val();
+        }
+        if self.parser.query.val() {
+            self.reply_outcome.next = self.info.val();
+        }
+        if self.parser.abort.val() {
+            self.outcome_valid_q.d.next = false;
+        }
+        if self.engine.done.val() | self.parser.refuse.val() | self.parser.query.val() {
+            self.outcome_q.d.next = self.reply_outcome.val();
+            self.outcome_valid_q.d.next = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board_model::{BoardModel, Engine};
+    use crate::clue_protocol::{decode_reply, encode_board};
+    use crate::driver::CoreDriver;
+    use crate::line_logic::tests::Rng;
+    use crate::model::clues_of_picture;
+    use crate::protocol::{code, query_bytes, status, Message, IDLE_TIMEOUT_BITS};
+
+    const CPB: u32 = 4;
+
+    type Clues = Vec<Vec<usize>>;
+
+    fn stream(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<u8> {
+        let mut out = vec![];
+        encode_board(rows, columns, &mut out);
+        out
+    }
+
+    fn messages(list: &[(u8, u16, bool)]) -> Vec<u8> {
+        list.iter()
+            .flat_map(|&(c, i, v)| Message::new(c, i, v).to_bytes())
+            .collect()
+    }
+
+    /// Sends `bytes`, lets the line go idle, and returns what the core said.
+    fn core_answer(driver: &mut CoreDriver<ClueCore>, bytes: &[u8], max_cycles: u64) -> Vec<u8> {
+        driver.send(bytes);
+        let idle = (IDLE_TIMEOUT_BITS as u64 + 4) * CPB as u64;
+        let mut out = vec![];
+        let mut cycles = 0;
+        loop {
+            driver.step();
+            cycles += 1;
+            out.extend(driver.take_received());
+            if driver.quiet() && cycles > 10 * CPB as u64 * bytes.len() as u64 + idle {
+                return out;
+            }
+            assert!(
+                cycles < max_cycles,
+                "the core is still busy after {max_cycles} cycles"
+            );
+        }
+    }
+
+    /// The core's reply to each stream is the board model's, byte for byte
+    /// (cells, cycles and passes included).
+    fn check(driver: &mut CoreDriver<ClueCore>, name: &str, bytes: &[u8]) {
+        let mut model = BoardModel::new(Engine::Clues);
+        let mut expected = model.bytes(bytes);
+        expected.extend(model.idle().unwrap_or_default());
+        let got = core_answer(driver, bytes, 5_000_000);
+        assert_eq!(got, expected, "{name}: the core and the model disagree");
+    }
+
+    fn random_picture(rng: &mut Rng, rows: usize, columns: usize, density: u64) -> (Clues, Clues) {
+        let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(100) < density).collect();
+        clues_of_picture(rows, columns, &cells)
+    }
+
+    #[test]
+    fn solves_boards_like_the_model() {
+        let mut driver = CoreDriver::<ClueCore>::with_core(CPB);
+        let heart: (Clues, Clues) = (
+            vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]],
+            vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]],
+        );
+        check(&mut driver, "heart", &stream(&heart.0, &heart.1));
+        let reply = decode_reply(&BoardModel::new(Engine::Clues).bytes(&stream(&heart.0, &heart.1)));
+        let reply = reply.unwrap().0;
+        assert_eq!((reply.outcome, reply.cycles), (status::outcome::SOLVED, 1_096));
+        let mut rng = Rng(2026);
+        let mut outcomes = [0usize; 3];
+        for (rows, columns, density) in [
+            (1, 1, 50),
+            (5, 5, 50),
+            (7, 11, 60),
+            (13, 13, 50),
+            (20, 20, 55),
+            (10, 30, 50),
+        ] {
+            for _ in 0..3 {
+                let (r, c) = random_picture(&mut rng, rows, columns, density);
+                let bytes = stream(&r, &c);
+                let reply = decode_reply(&BoardModel::new(Engine::Clues).bytes(&bytes))
+                    .unwrap()
+                    .0;
+                outcomes[reply.outcome as usize] += 1;
+                check(&mut driver, &format!("random {rows}x{columns}"), &bytes);
+            }
+        }
+        // Clues of random pictures shuffled between lines: mostly contradictions.
+        for _ in 0..4 {
+            let (mut r, c) = random_picture(&mut rng, 9, 9, 50);
+            r.rotate_left(1);
+            check(&mut driver, "shuffled 9x9", &stream(&r, &c));
+        }
+        println!("solved / contradiction / stalled among the random pictures: {outcomes:?}");
+        assert!(
+            outcomes[0] > 0 && outcomes[2] > 0,
+            "both kinds checked: {outcomes:?}"
+        );
+    }
+
+    #[test]
+    fn a_board_of_sixty_four_by_sixty_four() {
+        let mut driver = CoreDriver::<ClueCore>::with_core(CPB);
+        let mut rng = Rng(64);
+        let (r, c) = random_picture(&mut rng, 64, 64, 70);
+        check(&mut driver, "random 64x64", &stream(&r, &c));
+    }
+
+    #[test]
+    fn answers_a_query_and_refuses_what_breaks_the_protocol() {
+        let mut driver = CoreDriver::<ClueCore>::with_core(CPB);
+        let (sb, sl, b, eb) = (code::START_BOARD, code::START_LINE, code::ASSIGN, code::END_BOARD);
+        let info = BoardModel::new(Engine::Clues).bytes(&query_bytes());
+        let reply = decode_reply(&info).unwrap().0;
+        assert_eq!(
+            (reply.outcome, reply.version, reply.engines),
+            (status::outcome::INFO, 2, 2)
+        );
+        assert_eq!(
+            (reply.max_line, reply.max_lines, reply.clue_store_bits),
+            (64, 128, 11)
+        );
+        check(&mut driver, "query", &query_bytes());
+        let header = |r: u16, c: u16| vec![(sb, r, true), (sb, c, true)];
+        let line = |i: u16| (sl, i, false);
+        let one = |n: u16| (b, (n - 1) << 6, false);
+        let mut thirty_three = vec![line(0)];
+        thirty_three.extend((0..17).map(|_| (b, 0, true)));
+        let cases: Vec<(&str, Vec<(u8, u16, bool)>)> = vec![
+            ("a board of options (v1)", vec![(sb, 2, false), (sb, 2, false)]),
+            ("zero columns", header(3, 0)),
+            ("65 rows", header(65, 3)),
+            ("blocks before a line", [header(2, 2), vec![one(1)]].concat()),
+            ("line out of order", [header(2, 2), vec![line(1)]].concat()),
+            ("line skipped", [header(2, 2), vec![line(0), line(2)]].concat()),
+            (
+                "END_BOARD early",
+                [header(2, 2), vec![line(0), line(0), (eb, 0, false)]].concat(),
+            ),
+            (
+                "a line too many",
+                [header(1, 1), vec![line(0), line(0), line(0)]].concat(),
+            ),
+            ("33 blocks in a line", [header(2, 64), thirty_three].concat()),
+            (
+                "END_LINE (v1 only)",
+                [header(2, 2), vec![line(0), (code::END_LINE, 0, false)]].concat(),
+            ),
+            (
+                "cut in the middle",
+                [header(2, 2), vec![line(0), one(2)]].concat(),
+            ),
+            ("lone START_BOARD then BLOCKS", vec![(sb, 2, true), one(1)]),
+        ];
+        for (name, list) in cases {
+            check(&mut driver, name, &messages(&list));
+        }
+        // A board of every line 32 blocks: 4 096 > the store's 2 048.
+        let full: Clues = vec![vec![1; 32]; 64];
+        check(&mut driver, "clue store full", &stream(&full, &full));
+        // After all that, a good board still solves.
+        check(&mut driver, "a 1x1 after", &stream(&[vec![1]], &[vec![1]]));
+    }
+}

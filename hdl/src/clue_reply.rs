@@ -1,0 +1,402 @@
+//! Reply assembler of protocol v2: turns the clue engine's verdict into
+//! messages and feeds them, two bytes each (high byte first), to the UART
+//! transmitter.
+//!
+//! A reply is START_BOARD m, START_BOARD n (value 1); for a board, the KNOWN
+//! map when some cell is unknown, then the VALUES map, 13 cells a message in
+//! row-major order (first cell in message bit 12, zeros after the last
+//! cell); the STATUS fields 0..=14 in order; END_BOARD. Refusals and INFO
+//! replies carry m = n = 0 and no maps. An abort stops the reply at the next
+//! message boundary.
+//!
+//! The maps are read a row word at a time from the engine's board memory
+//! (one cycle of read latency) and shifted out a cell a cycle: at 9600 baud
+//! a message takes 20 833 cycles to send, so speed does not matter here.
+
+use crate::clue_solver::CLUE_STORE_BITS;
+use crate::constant;
+use crate::params::CYCLE_BITS;
+use crate::protocol::{code, status};
+use rust_hdl::prelude::*;
+
+/// The protocol version the clue engine's board reports.
+pub const VERSION: u8 = 2;
+
+// The status multiplexer numbers the fields 0..=14 in this order.
+const _: () = {
+    use status::field::*;
+    assert!(OUTCOME == 0 && DETAIL == 1 && CYCLES_0 == 2 && PASSES == 6 && OPTIONS_0 == 7);
+    assert!(MAX_LINE == 9 && FIFO_ADDR_BITS == 10 && VERSION == 11 && MAX_LINES == 12);
+    assert!(ENGINES == 13 && CLUE_STORE_BITS == 14);
+};
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum ReplyPhase {
+    Idle,
+    Header,
+    Maps,
+    Status,
+    Footer,
+}
+
+#[derive(LogicBlock)]
+pub struct ClueReply {
+    pub clock: Signal<In, Clock>,
+    /// Stop at the next message boundary.
+    pub abort: Signal<In, Bit>,
+    /// Pulse: the engine's verdict is ready; reply with the board.
+    pub board_done: Signal<In, Bit>,
+    /// Pulse: the parser refused the board.
+    pub refused: Signal<In, Bit>,
+    /// Pulse: the host asked for the build parameters.
+    pub query: Signal<In, Bit>,
+    pub rows: Signal<In, Bits<7>>,
+    pub columns: Signal<In, Bits<7>>,
+    pub solver_outcome: Signal<In, Bits<3>>,
+    /// The board's cells (rows × columns), and whether every one is known
+    /// (then no KNOWN map).
+    pub board_cells: Signal<In, Bits<13>>,
+    pub all_known: Signal<In, Bit>,
+    pub contradiction_line: Signal<In, Bits<8>>,
+    pub cycles: Signal<In, Bits<CYCLE_BITS>>,
+    pub passes: Signal<In, Bits<8>>,
+    pub refuse_outcome: Signal<In, Bits<3>>,
+    pub refuse_detail: Signal<In, Bits<8>>,
+    /// The engine's board memory: row `read_row`'s Known (`read_value` low)
+    /// or Value word, on `row_word` one cycle later.
+    pub read_row: Signal<Out, Bits<6>>,
+    pub read_value: Signal<Out, Bit>,
+    pub row_word: Signal<In, Bits<64>>,
+    /// To the UART transmitter.
+    pub tx_data: Signal<Out, Bits<8>>,
+    pub tx_start: Signal<Out, Bit>,
+    pub tx_ready: Signal<In, Bit>,
+    /// High until the last byte has been handed to the transmitter.
+    pub busy: Signal<Out, Bit>,
+    phase: DFF<ReplyPhase>,
+    message: DFF<Bits<16>>,
+    pending: DFF<Bit>,
+    low_next: DFF<Bit>,
+    step: DFF<Bits<4>>,
+    /// Sending the KNOWN map (else the VALUES map).
+    known_map: DFF<Bit>,
+    row: DFF<Bits<7>>,
+    column: DFF<Bits<7>>,
+    cells_left: DFF<Bits<13>>,
+    word: DFF<Bits<64>>,
+    word_valid: DFF<Bit>,
+    reading: DFF<Bit>,
+    pack: DFF<Bits<13>>,
+    packed: DFF<Bits<4>>,
+    rows_q: DFF<Bits<7>>,
+    columns_q: DFF<Bits<7>>,
+    all_known_q: DFF<Bit>,
+    outcome_q: DFF<Bits<8>>,
+    detail_q: DFF<Bits<8>>,
+    cycles_q: DFF<Bits<CYCLE_BITS>>,
+    passes_q: DFF<Bits<8>>,
+    cells_q: DFF<Bits<13>>,
+    status_byte: Signal<Local, Bits<8>>,
+    value_bit: Constant<Bits<16>>,
+    code_start_board: Constant<Bits<3>>,
+    code_values: Constant<Bits<3>>,
+    code_known: Constant<Bits<3>>,
+    code_status: Constant<Bits<3>>,
+    code_end_board: Constant<Bits<3>>,
+    info: Constant<Bits<8>>,
+    max_line: Constant<Bits<8>>,
+    version: Constant<Bits<8>>,
+    max_lines: Constant<Bits<8>>,
+    engines: Constant<Bits<8>>,
+    clue_store_bits: Constant<Bits<8>>,
+    last_field: Constant<Bits<4>>,
+    contradiction: Constant<Bits<3>>,
+}
+
+impl Default for ClueReply {
+    fn default() -> Self {
+        ClueReply {
+            clock: Default::default(),
+            abort: Default::default(),
+            board_done: Default::default(),
+            refused: Default::default(),
+            query: Default::default(),
+            rows: Default::default(),
+            columns: Default::default(),
+            solver_outcome: Default::default(),
+            all_known: Default::default(),
+            contradiction_line: Default::default(),
+            cycles: Default::default(),
+            passes: Default::default(),
+            refuse_outcome: Default::default(),
+            refuse_detail: Default::default(),
+            read_row: Default::default(),
+            read_value: Default::default(),
+            row_word: Default::default(),
+            tx_data: Default::default(),
+            tx_start: Default::default(),
+            tx_ready: Default::default(),
+            busy: Default::default(),
+            phase: Default::default(),
+            message: Default::default(),
+            pending: Default::default(),
+            low_next: Default::default(),
+            step: Default::default(),
+            known_map: Default::default(),
+            row: Default::default(),
+            column: Default::default(),
+            cells_left: Default::default(),
+            word: Default::default(),
+            word_valid: Default::default(),
+            reading: Default::default(),
+            pack: Default::default(),
+            packed: Default::default(),
+            rows_q: Default::default(),
+            columns_q: Default::default(),
+            all_known_q: Default::default(),
+            outcome_q: Default::default(),
+            detail_q: Default::default(),
+            cycles_q: Default::default(),
+            passes_q: Default::default(),
+            board_cells: Default::default(),
+            cells_q: Default::default(),
+            status_byte: Default::default(),
+            value_bit: constant(1u64),
+            code_start_board: constant(code::START_BOARD),
+            code_values: constant(code::ASSIGN),
+            code_known: constant(code::UNKNOWN),
+            code_status: constant(code::STATUS),
+            code_end_board: constant(code::END_BOARD),
+            info: constant(status::outcome::INFO),
+            max_line: constant(crate::clue_parser::MAX_SIDE),
+            version: constant(VERSION),
+            max_lines: constant(2 * crate::clue_parser::MAX_SIDE),
+            engines: constant(status::engines::CLUES),
+            clue_store_bits: constant(CLUE_STORE_BITS as u64),
+            last_field: constant(status::field::CLUE_STORE_BITS),
+            contradiction: constant(status::outcome::CONTRADICTION),
+        }
+    }
+}
+
+impl Logic for ClueReply {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            message,
+            pending,
+            low_next,
+            step,
+            known_map,
+            row,
+            column,
+            cells_left,
+            word,
+            word_valid,
+            reading,
+            pack,
+            packed,
+            rows_q,
+            columns_q,
+            all_known_q,
+            outcome_q,
+            detail_q,
+            cycles_q,
+            passes_q,
+            cells_q
+        );
+        self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
+        self.read_row.next = bit_cast::<6, 7>(self.row.q.val());
+        self.read_value.next = !self.known_map.q.val();
+
+        // Send the pending message, high byte first.
+        self.tx_start.next = self.pending.q.val() & self.tx_ready.val();
+        self.tx_data.next = self.message.q.val().get_bits::<8>(8);
+        if self.low_next.q.val() {
+            self.tx_data.next = self.message.q.val().get_bits::<8>(0);
+        }
+        if self.tx_start.val() {
+            self.low_next.d.next = !self.low_next.q.val();
+            if self.low_next.q.val() {
+                self.pending.d.next = false;
+            }
+        }
+
+        // The STATUS field numbered `step`.
+        self.status_byte.next = 0.into();
+        if self.step.q.val() == 0 {
+            self.status_byte.next = self.outcome_q.q.val();
+        }
+        if self.step.q.val() == 1 {
+            self.status_byte.next = self.detail_q.q.val();
+        }
+        if self.step.q.val() == 2 {
+            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(0);
+        }
+        if self.step.q.val() == 3 {
+            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(8);
+        }
+        if self.step.q.val() == 4 {
+            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(16);
+        }
+        if self.step.q.val() == 5 {
+            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(24);
+        }
+        if self.step.q.val() == 6 {
+            self.status_byte.next = self.passes_q.q.val();
+        }
+        // Fields 7, 8 (options stored) and 10 (option FIFO size) are 0: no DNF engine.
+        if self.step.q.val() == 9 {
+            self.status_byte.next = self.max_line.val();
+        }
+        if self.step.q.val() == 11 {
+            self.status_byte.next = self.version.val();
+        }
+        if self.step.q.val() == 12 {
+            self.status_byte.next = self.max_lines.val();
+        }
+        if self.step.q.val() == 13 {
+            self.status_byte.next = self.engines.val();
+        }
+        if self.step.q.val() == 14 {
+            self.status_byte.next = self.clue_store_bits.val();
+        }
+
+        match self.phase.q.val() {
+            ReplyPhase::Header => {
+                if !self.pending.q.val() {
+                    self.pending.d.next = true;
+                    self.message.d.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
+                        | (bit_cast::<16, 7>(self.rows_q.q.val()) << 1)
+                        | self.value_bit.val();
+                    if self.step.q.val() == 1 {
+                        self.message.d.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
+                            | (bit_cast::<16, 7>(self.columns_q.q.val()) << 1)
+                            | self.value_bit.val();
+                        self.step.d.next = 0.into();
+                        self.phase.d.next = ReplyPhase::Status;
+                        if self.rows_q.q.val() != 0 {
+                            self.phase.d.next = ReplyPhase::Maps;
+                            self.known_map.d.next = !self.all_known_q.q.val();
+                            self.cells_left.d.next = self.cells_q.q.val();
+                        }
+                    } else {
+                        self.step.d.next = 1.into();
+                    }
+                }
+            }
+            ReplyPhase::Maps => {
+                if (self.packed.q.val() == 13) | ((self.cells_left.q.val() == 0) & (self.packed.q.val() == 0))
+                {
+                    // A full message (or a map's end): send it, or start the next map.
+                    if !self.pending.q.val() {
+                        self.packed.d.next = 0.into();
+                        self.pack.d.next = 0.into();
+                        if self.packed.q.val() == 13 {
+                            self.pending.d.next = true;
+                            self.message.d.next = (bit_cast::<16, 3>(self.code_values.val()) << 13)
+                                | bit_cast::<16, 13>(self.pack.q.val());
+                            if self.known_map.q.val() {
+                                self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
+                                    | bit_cast::<16, 13>(self.pack.q.val());
+                            }
+                        } else if self.known_map.q.val() {
+                            self.known_map.d.next = false;
+                            self.row.d.next = 0.into();
+                            self.cells_left.d.next = self.cells_q.q.val();
+                        } else {
+                            self.phase.d.next = ReplyPhase::Status;
+                        }
+                    }
+                } else if self.cells_left.q.val() == 0 {
+                    // Zeros after the last cell.
+                    self.pack.d.next = self.pack.q.val() << 1;
+                    self.packed.d.next = self.packed.q.val() + 1;
+                } else if !self.word_valid.q.val() {
+                    // Ask for the row's word; it is on `row_word` a cycle later.
+                    self.reading.d.next = true;
+                    if self.reading.q.val() {
+                        self.reading.d.next = false;
+                        self.word.d.next = self.row_word.val();
+                        self.word_valid.d.next = true;
+                    }
+                } else {
+                    self.pack.d.next =
+                        (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
+                    self.packed.d.next = self.packed.q.val() + 1;
+                    self.word.d.next = self.word.q.val() >> 1;
+                    self.cells_left.d.next = self.cells_left.q.val() - 1;
+                    self.column.d.next = self.column.q.val() + 1;
+                    if self.column.q.val() + 1 == self.columns_q.q.val() {
+                        self.column.d.next = 0.into();
+                        self.row.d.next = self.row.q.val() + 1;
+                        self.word_valid.d.next = false;
+                    }
+                }
+            }
+            ReplyPhase::Status => {
+                if !self.pending.q.val() {
+                    self.pending.d.next = true;
+                    self.message.d.next = (bit_cast::<16, 3>(self.code_status.val()) << 13)
+                        | (bit_cast::<16, 4>(self.step.q.val()) << 9)
+                        | (bit_cast::<16, 8>(self.status_byte.val()) << 1);
+                    self.step.d.next = self.step.q.val() + 1;
+                    if self.step.q.val() == self.last_field.val() {
+                        self.phase.d.next = ReplyPhase::Footer;
+                    }
+                }
+            }
+            ReplyPhase::Footer => {
+                if !self.pending.q.val() {
+                    self.pending.d.next = true;
+                    self.message.d.next = bit_cast::<16, 3>(self.code_end_board.val()) << 13;
+                    self.phase.d.next = ReplyPhase::Idle;
+                }
+            }
+            _ => {}
+        }
+
+        // An abort stops making messages; the pending one still goes out.
+        if self.abort.val() {
+            self.phase.d.next = ReplyPhase::Idle;
+        }
+        // A new reply: latch what it will say.
+        if self.board_done.val() | self.refused.val() | self.query.val() {
+            self.phase.d.next = ReplyPhase::Header;
+            self.step.d.next = 0.into();
+            self.row.d.next = 0.into();
+            self.column.d.next = 0.into();
+            self.packed.d.next = 0.into();
+            self.pack.d.next = 0.into();
+            self.word_valid.d.next = false;
+            self.reading.d.next = false;
+            self.rows_q.d.next = 0.into();
+            self.columns_q.d.next = 0.into();
+            self.detail_q.d.next = 0.into();
+            self.cycles_q.d.next = 0.into();
+            self.passes_q.d.next = 0.into();
+        }
+        if self.board_done.val() {
+            self.rows_q.d.next = self.rows.val();
+            self.columns_q.d.next = self.columns.val();
+            self.all_known_q.d.next = self.all_known.val();
+            self.cells_q.d.next = self.board_cells.val();
+            self.outcome_q.d.next = bit_cast::<8, 3>(self.solver_outcome.val());
+            if self.solver_outcome.val() == self.contradiction.val() {
+                self.detail_q.d.next = self.contradiction_line.val();
+            }
+            self.cycles_q.d.next = self.cycles.val();
+            self.passes_q.d.next = self.passes.val();
+        }
+        if self.refused.val() {
+            self.outcome_q.d.next = bit_cast::<8, 3>(self.refuse_outcome.val());
+            self.detail_q.d.next = self.refuse_detail.val();
+        }
+        if self.query.val() {
+            self.outcome_q.d.next = self.info.val();
+        }
+    }
+}
