@@ -2,20 +2,23 @@
 //! and program the board.
 //!
 //! ```text
-//! cargo run --release -p nonogram-bsp -- build [--baud 9600] [--out DIR] [--seed N]
+//! cargo run --release -p nonogram-bsp -- build [--engine dnf|clues] [--baud 9600] [--out DIR] [--seed N]
 //! cargo run --release -p nonogram-bsp -- flash [--bin PATH]
-//! cargo run --release -p nonogram-bsp -- verilog [--baud 9600] [--out DIR]
+//! cargo run --release -p nonogram-bsp -- verilog [--engine dnf|clues] [--baud 9600] [--out DIR]
 //! ```
+//!
+//! Each engine is a bitstream of its own: `dnf` (the default, protocol v1,
+//! in build/) and `clues` (protocol v2, boards up to 64×64, in build/clues/).
 //!
 //! The option FIFO's size is fixed when the gateware is compiled: set
 //! `NONOGRAM_FIFO_ADDR_BITS` (log2 of its entries, default 11) in the
 //! environment of `cargo run`.
 
 use anyhow::{anyhow, bail, Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use nonogram_bsp::flow::{self, BuildOptions, HX8K_BRAMS, HX8K_LCS};
 use nonogram_bsp::pcf::{check_pcf, compare_pads, parse_pcf, top_ports, PCF_PATH};
-use nonogram_bsp::top::{clocks_per_bit, declared_pcf, top_verilog};
+use nonogram_bsp::top::{clocks_per_bit, declared_pcf, top_verilog, Engine};
 use nonogram_hdl::params::{BOARD_CLOCK_HZ, FIFO_ADDR_BITS, FIFO_ENTRIES};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -37,11 +40,40 @@ struct Cli {
     command: Cmd,
 }
 
+/// Which engine the bitstream holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    /// The DNF engine: stored options, protocol v1 (the mission's design).
+    Dnf,
+    /// The clue engine: boards up to 64×64 from their clues, protocol v2.
+    Clues,
+}
+
+impl EngineArg {
+    fn engine(self) -> Engine {
+        match self {
+            EngineArg::Dnf => Engine::Dnf,
+            EngineArg::Clues => Engine::Clues,
+        }
+    }
+
+    /// Where its build goes unless `--out` says otherwise.
+    fn default_out(self) -> PathBuf {
+        match self {
+            EngineArg::Dnf => workspace_root().join("build"),
+            EngineArg::Clues => workspace_root().join("build").join("clues"),
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Emit the Verilog, synthesise (yosys), place and route at 100 MHz
     /// (nextpnr-ice40), pack the bitstream (icepack), and report.
     Build {
+        /// The engine the bitstream holds.
+        #[arg(long, value_enum, default_value_t = EngineArg::Dnf)]
+        engine: EngineArg,
         /// UART baud rate of the board (sets the clocks per bit).
         #[arg(long, default_value_t = 9600)]
         baud: u32,
@@ -63,6 +95,8 @@ enum Cmd {
     },
     /// Only emit the top level's Verilog (top.v), checked against the pcf.
     Verilog {
+        #[arg(long, value_enum, default_value_t = EngineArg::Dnf)]
+        engine: EngineArg,
         #[arg(long, default_value_t = 9600)]
         baud: u32,
         #[arg(long)]
@@ -77,10 +111,6 @@ fn workspace_root() -> PathBuf {
         .parent()
         .expect("bsp lives in the workspace")
         .to_path_buf()
-}
-
-fn default_out() -> PathBuf {
-    workspace_root().join("build")
 }
 
 fn default_pcf() -> PathBuf {
@@ -112,13 +142,19 @@ fn divisor(baud: u32) -> Result<u32> {
 }
 
 /// Emits and checks the Verilog; writes `out/top.v`; returns it.
-fn emit(baud: u32, out: &Path, pcf_path: &Path) -> Result<String> {
+fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<String> {
     let cpb = divisor(baud)?;
-    println!(
-        "top level: {baud} baud ({cpb} clocks per bit), option FIFO 2^{FIFO_ADDR_BITS} = {FIFO_ENTRIES} entries"
-    );
+    match engine {
+        EngineArg::Dnf => println!(
+            "top level: DNF engine, {baud} baud ({cpb} clocks per bit), option FIFO 2^{FIFO_ADDR_BITS} = {FIFO_ENTRIES} entries"
+        ),
+        EngineArg::Clues => println!(
+            "top level: clue engine, {baud} baud ({cpb} clocks per bit), boards up to 64x64, {} blocks",
+            1 << nonogram_hdl::clue_solver::CLUE_STORE_BITS
+        ),
+    }
     let start = Instant::now();
-    let verilog = top_verilog(cpb).map_err(|e| anyhow!(e))?;
+    let verilog = top_verilog(cpb, engine.engine()).map_err(|e| anyhow!(e))?;
     println!(
         "  Verilog emitted by RustHDL in {:.1} s ({} lines)",
         start.elapsed().as_secs_f64(),
@@ -146,16 +182,22 @@ fn emit(baud: u32, out: &Path, pcf_path: &Path) -> Result<String> {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Cmd::Verilog { baud, out, pcf } => {
-            let out = out.unwrap_or_else(default_out);
-            emit(baud, &out, &pcf.unwrap_or_else(default_pcf))?;
+        Cmd::Verilog { engine, baud, out, pcf } => {
+            let out = out.unwrap_or_else(|| engine.default_out());
+            emit(engine, baud, &out, &pcf.unwrap_or_else(default_pcf))?;
             println!("  written to {}", out.join("top.v").display());
         }
-        Cmd::Build { baud, out, seed, pcf } => {
-            let out = out.unwrap_or_else(default_out);
+        Cmd::Build {
+            engine,
+            baud,
+            out,
+            seed,
+            pcf,
+        } => {
+            let out = out.unwrap_or_else(|| engine.default_out());
             let pcf = pcf.unwrap_or_else(default_pcf);
             let start = Instant::now();
-            let verilog = emit(baud, &out, &pcf)?;
+            let verilog = emit(engine, baud, &out, &pcf)?;
             let opts = BuildOptions {
                 out_dir: out,
                 pcf,
@@ -172,7 +214,12 @@ fn run(cli: Cli) -> Result<()> {
             let r = &result.report;
             println!();
             println!("Alchitry Cu (iCE40-HX8K CB132) build of the nonogram solver");
-            println!("  {baud} baud, option FIFO {FIFO_ENTRIES} entries (NONOGRAM_FIFO_ADDR_BITS={FIFO_ADDR_BITS})");
+            match engine {
+                EngineArg::Dnf => println!(
+                    "  DNF engine, {baud} baud, option FIFO {FIFO_ENTRIES} entries (NONOGRAM_FIFO_ADDR_BITS={FIFO_ADDR_BITS})"
+                ),
+                EngineArg::Clues => println!("  clue engine, {baud} baud, boards up to 64x64"),
+            }
             for line in r.to_string().lines() {
                 println!("  {line}");
             }
@@ -194,10 +241,13 @@ fn run(cli: Cli) -> Result<()> {
             );
             println!("  bitstream    {}", result.bin.display());
             println!("  logs         {}", opts.out_dir.display());
-            println!("flash it with: cargo run --release -p nonogram-bsp -- flash");
+            println!(
+                "flash it with: cargo run --release -p nonogram-bsp -- flash --bin {}",
+                result.bin.display()
+            );
         }
         Cmd::Flash { bin } => {
-            let bin = bin.unwrap_or_else(|| default_out().join("top.bin"));
+            let bin = bin.unwrap_or_else(|| EngineArg::Dnf.default_out().join("top.bin"));
             println!("programming the Alchitry Cu's flash with {} ...", bin.display());
             let text = flow::flash(&bin)?;
             print!("{text}");

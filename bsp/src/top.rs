@@ -1,4 +1,7 @@
-//! The Alchitry Cu top level: the solver core behind the board's pins.
+//! The Alchitry Cu top level: the solver core behind the board's pins. There
+//! are two bitstreams, one per engine (they do not fit the HX8K together):
+//! `NonogramTop` around the DNF core (protocol v1, the default) and `ClueTop`
+//! around the clue core (protocol v2).
 //!
 //! RustHDL emits this block as `module top(clock,reset_n,usb_rx,usb_tx,leds)`:
 //! the port names are the field names below, and
@@ -7,81 +10,96 @@
 
 use crate::glue::{BoardGlue, BOARD_TICK_CLOCKS};
 use crate::pins;
+use nonogram_hdl::clue_core::ClueCore;
 use nonogram_hdl::core::NonogramCore;
 use nonogram_hdl::params::{board_clocks_per_bit, BOARD_CLOCK_HZ};
+pub use nonogram_hdl::board_model::Engine;
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
-pub struct NonogramTop {
-    /// 100 MHz oscillator (P7).
-    pub clock: Signal<In, Clock>,
-    /// Reset button, active low (P8).
-    pub reset_n: Signal<In, Bit>,
-    /// USB-UART, FTDI to FPGA (P14).
-    pub usb_rx: Signal<In, Bit>,
-    /// USB-UART, FPGA to FTDI (M9).
-    pub usb_tx: Signal<Out, Bit>,
-    /// LEDs 0..7 (J11 K11 K12 K14 L12 L14 M12 N14).
-    pub leds: Signal<Out, Bits<8>>,
-    glue: BoardGlue,
-    core: NonogramCore,
-}
-
-impl NonogramTop {
-    /// The top level for a UART of `clocks_per_bit` clock cycles per bit.
-    pub fn new(clocks_per_bit: u32) -> Self {
-        Self::with_tick(clocks_per_bit, BOARD_TICK_CLOCKS)
-    }
-
-    /// The top level at `baud` on the Cu's 100 MHz clock.
-    pub fn for_baud(baud: u32) -> Self {
-        Self::new(clocks_per_bit(baud))
-    }
-
-    /// As [`NonogramTop::new`], with an LED tick of `tick_clocks` cycles
-    /// (simulations shorten it; the board's is 10 ms).
-    pub fn with_tick(clocks_per_bit: u32, tick_clocks: u32) -> Self {
-        Self {
-            clock: pins::clock(),
-            reset_n: pins::reset_n(),
-            usb_rx: pins::usb_rx(),
-            usb_tx: pins::usb_tx(),
-            leds: pins::leds(),
-            glue: BoardGlue::new(tick_clocks),
-            core: NonogramCore::new(clocks_per_bit),
+/// The top level around a core: the same pins, glue and LEDs for either engine.
+macro_rules! board_top {
+    ($top:ident, $core:ident) => {
+        #[derive(LogicBlock)]
+        pub struct $top {
+            /// 100 MHz oscillator (P7).
+            pub clock: Signal<In, Clock>,
+            /// Reset button, active low (P8).
+            pub reset_n: Signal<In, Bit>,
+            /// USB-UART, FTDI to FPGA (P14).
+            pub usb_rx: Signal<In, Bit>,
+            /// USB-UART, FPGA to FTDI (M9).
+            pub usb_tx: Signal<Out, Bit>,
+            /// LEDs 0..7 (J11 K11 K12 K14 L12 L14 M12 N14).
+            pub leds: Signal<Out, Bits<8>>,
+            glue: BoardGlue,
+            core: $core,
         }
-    }
+
+        impl $top {
+            /// The top level for a UART of `clocks_per_bit` clock cycles per bit.
+            pub fn new(clocks_per_bit: u32) -> Self {
+                Self::with_tick(clocks_per_bit, BOARD_TICK_CLOCKS)
+            }
+
+            /// The top level at `baud` on the Cu's 100 MHz clock.
+            pub fn for_baud(baud: u32) -> Self {
+                Self::new(clocks_per_bit(baud))
+            }
+
+            /// As `new`, with an LED tick of `tick_clocks` cycles
+            /// (simulations shorten it; the board's is 10 ms).
+            pub fn with_tick(clocks_per_bit: u32, tick_clocks: u32) -> Self {
+                Self {
+                    clock: pins::clock(),
+                    reset_n: pins::reset_n(),
+                    usb_rx: pins::usb_rx(),
+                    usb_tx: pins::usb_tx(),
+                    leds: pins::leds(),
+                    glue: BoardGlue::new(tick_clocks),
+                    core: $core::new(clocks_per_bit),
+                }
+            }
+        }
+
+        impl Logic for $top {
+            #[hdl_gen]
+            fn update(&mut self) {
+                self.glue.clock.next = self.clock.val();
+                self.core.clock.next = self.clock.val();
+                self.glue.reset_n.next = self.reset_n.val();
+                self.core.reset.next = self.glue.reset.val();
+                self.core.rx.next = self.usb_rx.val();
+                self.usb_tx.next = self.core.tx.val();
+                self.glue.phase.next = self.core.phase.val();
+                self.glue.outcome.next = self.core.outcome.val();
+                self.glue.outcome_valid.next = self.core.outcome_valid.val();
+                self.leds.next = self.glue.leds.val();
+            }
+        }
+    };
 }
+
+board_top!(NonogramTop, NonogramCore);
+board_top!(ClueTop, ClueCore);
 
 /// Clocks per UART bit at `baud` on the Cu's 100 MHz clock.
 pub fn clocks_per_bit(baud: u32) -> u32 {
     board_clocks_per_bit(BOARD_CLOCK_HZ, baud as u64) as u32
 }
 
-impl Logic for NonogramTop {
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.glue.clock.next = self.clock.val();
-        self.core.clock.next = self.clock.val();
-        self.glue.reset_n.next = self.reset_n.val();
-        self.core.reset.next = self.glue.reset.val();
-        self.core.rx.next = self.usb_rx.val();
-        self.usb_tx.next = self.core.tx.val();
-        self.glue.phase.next = self.core.phase.val();
-        self.glue.outcome.next = self.core.outcome.val();
-        self.glue.outcome_valid.next = self.core.outcome_valid.val();
-        self.leds.next = self.glue.leds.val();
-    }
-}
-
 /// The top level's Verilog, checked by RustHDL (`check_all`) first, so that
 /// a broken design is an error rather than a panic.
-pub fn top_verilog(clocks_per_bit: u32) -> Result<String, String> {
-    let mut top = NonogramTop::new(clocks_per_bit);
-    top.connect_all();
-    rust_hdl::core::check_error::check_all(&top)
-        .map_err(|e| format!("RustHDL's check of the top level failed: {e:?}"))?;
-    Ok(generate_verilog(&top))
+pub fn top_verilog(clocks_per_bit: u32, engine: Engine) -> Result<String, String> {
+    fn checked<B: Block>(mut top: B) -> Result<String, String> {
+        top.connect_all();
+        rust_hdl::core::check_error::check_all(&top)
+            .map_err(|e| format!("RustHDL's check of the top level failed: {e:?}"))?;
+        Ok(generate_verilog(&top))
+    }
+    match engine {
+        Engine::Dnf => checked(NonogramTop::new(clocks_per_bit)),
+        Engine::Clues => checked(ClueTop::new(clocks_per_bit)),
+    }
 }
 
 /// The pin constraints the top level declares on its signals, as a pcf.

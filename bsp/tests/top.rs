@@ -1,10 +1,14 @@
 //! The product's top level against the hand-written pin constraints.
 
 use nonogram_bsp::pcf::*;
-use nonogram_bsp::top::{clocks_per_bit, declared_pcf, top_verilog};
+use nonogram_bsp::top::{clocks_per_bit, declared_pcf, top_verilog, Engine};
 
 fn verilog() -> String {
-    top_verilog(clocks_per_bit(9600)).unwrap()
+    top_verilog(clocks_per_bit(9600), Engine::Dnf).unwrap()
+}
+
+fn clue_verilog() -> String {
+    top_verilog(clocks_per_bit(9600), Engine::Clues).unwrap()
 }
 
 #[test]
@@ -14,7 +18,11 @@ fn the_board_divisor_is_10417_clocks_per_bit_at_9600_baud() {
 }
 
 #[test]
-fn the_top_has_the_board_ports() {
+fn both_tops_have_the_board_ports() {
+    assert_eq!(
+        top_ports(&verilog()).unwrap(),
+        top_ports(&clue_verilog()).unwrap()
+    );
     let ports = top_ports(&verilog()).unwrap();
     let names: Vec<(&str, Direction, usize)> = ports
         .iter()
@@ -72,4 +80,5 @@ fn the_top_verilog_passes_yosys_checks() {
         return;
     }
     rust_hdl::core::yosys::yosys_validate("nonogram_bsp_top", &verilog()).unwrap();
+    rust_hdl::core::yosys::yosys_validate("nonogram_bsp_clue_top", &clue_verilog()).unwrap();
 }
