@@ -88,6 +88,11 @@ pub struct ClueReply {
     reading: DFF<Bit>,
     pack: DFF<Bits<13>>,
     packed: DFF<Bits<4>>,
+    // `packed` == 13 and == 0, and `cells_left` == 0, kept in flags: the
+    // comparisons would otherwise sit on the 10 ns path into `word`.
+    pack_full: DFF<Bit>,
+    pack_empty: DFF<Bit>,
+    map_end: DFF<Bit>,
     rows_q: DFF<Bits<7>>,
     columns_q: DFF<Bits<7>>,
     all_known_q: DFF<Bit>,
@@ -151,6 +156,9 @@ impl Default for ClueReply {
             reading: Default::default(),
             pack: Default::default(),
             packed: Default::default(),
+            pack_full: Default::default(),
+            pack_empty: Default::default(),
+            map_end: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
             all_known_q: Default::default(),
@@ -191,6 +199,9 @@ impl Logic for ClueReply {
             low_next,
             step,
             known_map,
+            pack_full,
+            pack_empty,
+            map_end,
             row,
             column,
             cells_left,
@@ -282,6 +293,7 @@ impl Logic for ClueReply {
                             self.phase.d.next = ReplyPhase::Maps;
                             self.known_map.d.next = !self.all_known_q.q.val();
                             self.cells_left.d.next = self.cells_q.q.val();
+                            self.map_end.d.next = false;
                         }
                     } else {
                         self.step.d.next = 1.into();
@@ -289,13 +301,14 @@ impl Logic for ClueReply {
                 }
             }
             ReplyPhase::Maps => {
-                if (self.packed.q.val() == 13) | ((self.cells_left.q.val() == 0) & (self.packed.q.val() == 0))
-                {
+                if self.pack_full.q.val() | (self.map_end.q.val() & self.pack_empty.q.val()) {
                     // A full message (or a map's end): send it, or start the next map.
                     if !self.pending.q.val() {
                         self.packed.d.next = 0.into();
                         self.pack.d.next = 0.into();
-                        if self.packed.q.val() == 13 {
+                        self.pack_full.d.next = false;
+                        self.pack_empty.d.next = true;
+                        if self.pack_full.q.val() {
                             self.pending.d.next = true;
                             self.message.d.next = (bit_cast::<16, 3>(self.code_values.val()) << 13)
                                 | bit_cast::<16, 13>(self.pack.q.val());
@@ -307,14 +320,17 @@ impl Logic for ClueReply {
                             self.known_map.d.next = false;
                             self.row.d.next = 0.into();
                             self.cells_left.d.next = self.cells_q.q.val();
+                            self.map_end.d.next = false;
                         } else {
                             self.phase.d.next = ReplyPhase::Status;
                         }
                     }
-                } else if self.cells_left.q.val() == 0 {
+                } else if self.map_end.q.val() {
                     // Zeros after the last cell.
                     self.pack.d.next = self.pack.q.val() << 1;
                     self.packed.d.next = self.packed.q.val() + 1;
+                    self.pack_full.d.next = self.packed.q.val() == 12;
+                    self.pack_empty.d.next = false;
                 } else if !self.word_valid.q.val() {
                     // Ask for the row's word; it is on `row_word` a cycle later.
                     self.reading.d.next = true;
@@ -324,11 +340,13 @@ impl Logic for ClueReply {
                         self.word_valid.d.next = true;
                     }
                 } else {
-                    self.pack.d.next =
-                        (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
+                    self.pack.d.next = (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
                     self.packed.d.next = self.packed.q.val() + 1;
+                    self.pack_full.d.next = self.packed.q.val() == 12;
+                    self.pack_empty.d.next = false;
                     self.word.d.next = self.word.q.val() >> 1;
                     self.cells_left.d.next = self.cells_left.q.val() - 1;
+                    self.map_end.d.next = self.cells_left.q.val() == 1;
                     self.column.d.next = self.column.q.val() + 1;
                     if self.column.q.val() + 1 == self.columns_q.q.val() {
                         self.column.d.next = 0.into();
@@ -371,6 +389,9 @@ impl Logic for ClueReply {
             self.column.d.next = 0.into();
             self.packed.d.next = 0.into();
             self.pack.d.next = 0.into();
+            self.pack_full.d.next = false;
+            self.pack_empty.d.next = true;
+            self.map_end.d.next = false;
             self.word_valid.d.next = false;
             self.reading.d.next = false;
             self.rows_q.d.next = 0.into();

@@ -10,7 +10,11 @@
 
 pub mod flags;
 
-use nonogram_hdl::driver::CoreDriver;
+use nonogram_hdl::clue_core::ClueCore;
+use nonogram_hdl::core::NonogramCore;
+use nonogram_hdl::driver::{CoreDriver, SerialCore};
+
+pub use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::protocol::IDLE_TIMEOUT_BITS;
 use serialport::{SerialPort, TTYPort};
 use std::io::{self, Read, Write};
@@ -79,8 +83,14 @@ pub struct SimBoard {
 }
 
 impl SimBoard {
-    /// Starts a board on a new pseudo-terminal.
+    /// Starts a board with the DNF engine (the default bitstream) on a new
+    /// pseudo-terminal.
     pub fn spawn(faults: Faults) -> io::Result<SimBoard> {
+        SimBoard::spawn_engine(Engine::Dnf, faults)
+    }
+
+    /// Starts a board running the core of `engine`'s bitstream.
+    pub fn spawn_engine(engine: Engine, faults: Faults) -> io::Result<SimBoard> {
         let (mut near, far) = TTYPort::pair().map_err(io::Error::from)?;
         let path = far
             .name()
@@ -93,7 +103,10 @@ impl SimBoard {
             let (stats, stop) = (stats.clone(), stop.clone());
             std::thread::Builder::new()
                 .name("nonogram-sim".into())
-                .spawn(move || serve(near, faults, &stats, &stop))?
+                .spawn(move || match engine {
+                    Engine::Dnf => serve::<NonogramCore>(near, faults, &stats, &stop),
+                    Engine::Clues => serve::<ClueCore>(near, faults, &stats, &stop),
+                })?
         };
         Ok(SimBoard {
             path,
@@ -111,6 +124,11 @@ impl SimBoard {
 
     pub fn stats(&self) -> &Stats {
         &self.stats
+    }
+
+    /// False once the board's thread has ended (an I/O error or a panic).
+    pub fn running(&self) -> bool {
+        self.thread.as_ref().is_some_and(|t| !t.is_finished())
     }
 
     /// Stops the board; returns the error that stopped it early, if any.
@@ -156,8 +174,8 @@ pub fn reply_allowance(bytes: u64) -> Duration {
 /// Cycles stepped between looks at the pseudo-terminal while busy.
 const BATCH: u32 = 512;
 
-fn serve(mut port: TTYPort, faults: Faults, stats: &Stats, stop: &AtomicBool) -> io::Result<()> {
-    let mut driver = CoreDriver::new(SIM_CLOCKS_PER_BIT);
+fn serve<C: SerialCore>(mut port: TTYPort, faults: Faults, stats: &Stats, stop: &AtomicBool) -> io::Result<()> {
+    let mut driver = CoreDriver::<C>::with_core(SIM_CLOCKS_PER_BIT);
     driver.set_send_rate_error(faults.rate_error);
     let idle_cycles = IDLE_TIMEOUT_BITS as u64 * SIM_CLOCKS_PER_BIT as u64 + 16;
     let mut buffer = [0u8; 4096];
@@ -212,7 +230,7 @@ fn serve(mut port: TTYPort, faults: Faults, stats: &Stats, stop: &AtomicBool) ->
     Ok(())
 }
 
-fn run(driver: &mut CoreDriver, cycles: u64, stats: &Stats) {
+fn run<C: SerialCore>(driver: &mut CoreDriver<C>, cycles: u64, stats: &Stats) {
     let start = Instant::now();
     for _ in 0..cycles {
         driver.step();

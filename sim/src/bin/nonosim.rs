@@ -2,7 +2,7 @@
 //! path, for any serial client (`nonohost send --port PATH board.txt`).
 
 use clap::Parser;
-use nonogram_sim::{flags, Faults, SimBoard, SIM_CLOCKS_PER_BIT};
+use nonogram_sim::{flags, Engine, Faults, SimBoard, SIM_CLOCKS_PER_BIT};
 use std::time::Duration;
 
 /// The simulated Alchitry Cu nonogram solver on a pseudo-terminal.
@@ -12,6 +12,10 @@ use std::time::Duration;
     after_help = "The baud rate set by the client does not matter: the simulated line runs at the simulation's own pace."
 )]
 struct Args {
+    /// Which bitstream's core to run: `dnf` (the default bitstream, protocol
+    /// v1) or `clues` (the clue engine's bitstream, protocol v2).
+    #[arg(long, default_value = "dnf", value_parser = ["dnf", "clues"])]
+    engine: String,
     /// Print the simulation's figures (cycles, cycles/s, bytes) every this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = flags::positive_seconds)]
     stats: Option<f64>,
@@ -41,15 +45,30 @@ fn main() -> anyhow::Result<()> {
         silent: args.silent,
         reply_delay: Duration::from_millis(args.reply_delay_ms),
     };
-    let board = SimBoard::spawn(faults)?;
+    let engine = match args.engine.as_str() {
+        "clues" => Engine::Clues,
+        _ => Engine::Dnf,
+    };
+    let board = SimBoard::spawn_engine(engine, faults)?;
     println!("{}", board.path());
     eprintln!(
-        "simulated board on {} ({SIM_CLOCKS_PER_BIT} clocks per bit); Ctrl-C stops it",
+        "simulated board ({} engine) on {} ({SIM_CLOCKS_PER_BIT} clocks per bit); Ctrl-C stops it",
+        args.engine,
         board.path()
     );
+    let period = Duration::from_secs_f64(args.stats.unwrap_or(3600.0));
+    let mut last = std::time::Instant::now();
     loop {
-        std::thread::sleep(Duration::from_secs_f64(args.stats.unwrap_or(3600.0)));
-        if args.stats.is_some() {
+        std::thread::sleep(Duration::from_millis(200));
+        if !board.running() {
+            // The board's thread is gone: say why and stop, rather than serve a dead board.
+            return match board.stop() {
+                Err(e) => Err(anyhow::anyhow!("the simulated board stopped: {e}")),
+                Ok(()) => Err(anyhow::anyhow!("the simulated board stopped")),
+            };
+        }
+        if args.stats.is_some() && last.elapsed() >= period {
+            last = std::time::Instant::now();
             let s = board.stats();
             eprintln!(
                 "{} cycles, {:.0} cycles/s while stepping, {} bytes in, {} bytes out",
