@@ -18,6 +18,7 @@ fn options(reply_timeout: Option<Duration>) -> SendOptions {
     SendOptions {
         every_cell: false,
         no_finish: false,
+        engine: None,
         link,
     }
 }
@@ -25,7 +26,7 @@ fn options(reply_timeout: Option<Duration>) -> SendOptions {
 /// Sends `puzzle` to `board` with nonohost's `send`.
 fn send(board: &SimBoard, puzzle: &Puzzle) -> Report {
     let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
-    let allowance = nonogram_sim::reply_allowance(wire::wire_bytes(puzzle, false));
+    let allowance = nonogram_sim::reply_allowance(wire::wire_bytes(puzzle, false), 0);
     report::send_board(puzzle, port, &options(Some(allowance)))
 }
 
@@ -234,9 +235,10 @@ fn random_puzzles_agree_with_the_model_cell_for_cell() {
         sent += 1;
         let verdict = model::solve_clues(&puzzle.rows, &puzzle.columns);
         let port = link::open_port(board.path(), 9600).unwrap();
-        let mut o = options(Some(nonogram_sim::reply_allowance(wire::wire_bytes(
-            &puzzle, false,
-        ))));
+        let mut o = options(Some(nonogram_sim::reply_allowance(
+            wire::wire_bytes(&puzzle, false),
+            0,
+        )));
         o.no_finish = true;
         let r = report::send_board(&puzzle, port, &o);
         assert_eq!(r.cells, verdict.cells, "{h}x{w}:\n{}", puzzle.to_board_txt());
@@ -375,7 +377,7 @@ fn a_client_of_the_original_protocol_gets_nonohosts_answers() {
         }
         std::thread::sleep(2 * QUIET_BEFORE_IDLE);
         let stream = original_client::stream(&puzzle.rows, &puzzle.columns);
-        let wait = nonogram_sim::reply_allowance(stream.len() as u64);
+        let wait = nonogram_sim::reply_allowance(stream.len() as u64, 0);
         let answer = original_client::solve(board.path(), &puzzle.rows, &puzzle.columns, wait);
         std::thread::sleep(2 * QUIET_BEFORE_IDLE);
         let name = &puzzle.name;
@@ -436,7 +438,7 @@ fn a_new_board_during_a_solve_is_answered_whole() {
             .open()
             .unwrap();
         port.write_all(&bytes).unwrap();
-        let deadline = Instant::now() + nonogram_sim::reply_allowance(bytes.len() as u64);
+        let deadline = Instant::now() + nonogram_sim::reply_allowance(bytes.len() as u64, 0);
         let (mut got, mut buf) = (vec![], [0u8; 512]);
         // The first board's reply (whole or cut short) may come first: take
         // the reply that ends the bytes received.
@@ -466,4 +468,110 @@ fn a_new_board_during_a_solve_is_answered_whole() {
         "{} filler counts, the first solve is {first_cycles} cycles",
         last_k + 1
     );
+}
+
+/// Sends `puzzle` to the clue engine's simulated board, letting nonohost ask
+/// the board which engine it has (QUERY).
+fn send_to_clue_board(board: &SimBoard, puzzle: &Puzzle) -> Report {
+    let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
+    let cycles = nonogram_hdl::clue_model::solve(&puzzle.rows, &puzzle.columns).cycles;
+    let allowance = nonogram_sim::reply_allowance(wire::clue_bytes(puzzle), cycles);
+    report::send_board(puzzle, port, &options(Some(allowance)))
+}
+
+#[test]
+fn the_clue_engines_board_answers_every_example_like_the_software_solver() {
+    let board = SimBoard::spawn_engine(nonogram_sim::Engine::Clues, Faults::default()).unwrap();
+    for puzzle in examples() {
+        let software = report::solve_in_software(&puzzle);
+        let hardware = send_to_clue_board(&board, &puzzle);
+        assert_eq!(hardware.engine.as_deref(), Some("clues"), "{}", puzzle.name);
+        assert_eq!(
+            hardware.status, software.status,
+            "{}: {:?}",
+            puzzle.name, hardware.error
+        );
+        assert_eq!(hardware.rows, software.rows, "{}", puzzle.name);
+        let verdict = nonogram_hdl::clue_model::solve(&puzzle.rows, &puzzle.columns);
+        assert_eq!(hardware.cycles, Some(verdict.cycles as u32), "{}", puzzle.name);
+        // Both engines end line logic with the same cells (both are complete).
+        assert_eq!(
+            verdict.cells,
+            model::solve_clues(&puzzle.rows, &puzzle.columns).cells
+        );
+    }
+}
+
+#[test]
+fn boards_over_the_dnf_engines_reach_are_solved_by_the_clue_engine() {
+    let board = SimBoard::spawn_engine(nonogram_sim::Engine::Clues, Faults::default()).unwrap();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut solved_by_board = 0;
+    for (rows, columns) in [(20, 20), (25, 25), (30, 35), (48, 40)] {
+        let cells: Vec<bool> = (0..rows * columns).map(|_| next() % 100 < 62).collect();
+        let puzzle = Puzzle::from_picture(&format!("random {rows}x{columns}"), rows, columns, &cells);
+        assert!(
+            wire::check_capacity(&puzzle).is_err() || rows <= 20,
+            "over the DNF engine"
+        );
+        let hardware = send_to_clue_board(&board, &puzzle);
+        let software = report::solve_in_software(&puzzle);
+        assert_eq!(
+            hardware.status, software.status,
+            "{}: {:?}",
+            puzzle.name, hardware.error
+        );
+        assert_eq!(hardware.rows, software.rows, "{}", puzzle.name);
+        solved_by_board += (hardware.solved_by.as_deref() == Some("board")) as usize;
+        println!(
+            "{}: {:?} by {:?}, {:?} cycles, {:?} bytes sent, {:?} back",
+            puzzle.name,
+            hardware.status,
+            hardware.solved_by,
+            hardware.cycles,
+            hardware.bytes_sent,
+            hardware.reply_bytes
+        );
+    }
+    assert!(solved_by_board > 0, "some solved by the board alone");
+}
+
+#[test]
+fn each_board_refuses_the_other_protocol_version_by_name() {
+    let puzzle = Puzzle::from_clues(
+        "heart",
+        vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]],
+        vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]],
+    );
+    for (engine, forced) in [
+        (
+            nonogram_sim::Engine::Clues,
+            nonogram_hdl::board_model::Engine::Dnf,
+        ),
+        (
+            nonogram_sim::Engine::Dnf,
+            nonogram_hdl::board_model::Engine::Clues,
+        ),
+    ] {
+        let board = SimBoard::spawn_engine(engine, Faults::default()).unwrap();
+        let port = link::open_port(board.path(), 9600).unwrap();
+        let mut o = options(Some(Duration::from_secs(20)));
+        o.engine = Some(forced);
+        let report = report::send_board(&puzzle, port, &o);
+        assert_eq!(report.status, Status::OverCapacity, "{report:?}");
+        assert!(
+            report
+                .message
+                .as_deref()
+                .unwrap_or("")
+                .contains("no engine for this protocol"),
+            "{report:?}"
+        );
+    }
 }

@@ -182,7 +182,12 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Cmd::Verilog { engine, baud, out, pcf } => {
+        Cmd::Verilog {
+            engine,
+            baud,
+            out,
+            pcf,
+        } => {
             let out = out.unwrap_or_else(|| engine.default_out());
             emit(engine, baud, &out, &pcf.unwrap_or_else(default_pcf))?;
             println!("  written to {}", out.join("top.v").display());

@@ -340,7 +340,8 @@ impl Logic for ClueReply {
                         self.word_valid.d.next = true;
                     }
                 } else {
-                    self.pack.d.next = (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
+                    self.pack.d.next =
+                        (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
                     self.packed.d.next = self.packed.q.val() + 1;
                     self.pack_full.d.next = self.packed.q.val() == 12;
                     self.pack_empty.d.next = false;

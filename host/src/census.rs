@@ -22,8 +22,8 @@
 //! 24 976 511 are line-solvable and 25 309 575 unique. `nonohost census`
 //! (see [`run`]) compares a whole 5×5 census with them.
 
-use clap::builder::TypedValueParser as _;
 use crate::solver::Solver;
+use clap::builder::TypedValueParser as _;
 use indicatif::ProgressBar;
 use nonogram_hdl::model;
 use nonogram_hdl::options::{clue_of, LineOptions};

@@ -5,6 +5,7 @@ use crate::puzzle::{Format, Puzzle};
 use crate::report::{self, exit, Report, SendOptions, Status};
 use crate::wire;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use nonogram_hdl::board_model::Engine;
 use serialport::SerialPort;
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -65,6 +66,23 @@ pub enum Command {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    Auto,
+    Dnf,
+    Clues,
+}
+
+impl EngineArg {
+    fn engine(self) -> Option<Engine> {
+        match self {
+            EngineArg::Auto => None,
+            EngineArg::Dnf => Some(Engine::Dnf),
+            EngineArg::Clues => Some(Engine::Clues),
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     Non,
     Board,
@@ -103,6 +121,12 @@ pub struct SendArgs {
     /// Use the simulated board instead of a real one.
     #[arg(long, conflicts_with = "port")]
     pub sim: bool,
+    /// The board's engine: `auto` asks the board (QUERY) and uses the clue
+    /// engine (protocol v2) when it has one, else the DNF engine (protocol
+    /// v1). With --sim, `auto` simulates the default (DNF) bitstream when the
+    /// puzzle fits it, else the clue engine's.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
     /// Send every cell of every option (zeros too), as the original host did.
     #[arg(long)]
     pub every_cell: bool,
@@ -169,10 +193,11 @@ pub struct Link {
     pub sim: Option<nonogram_sim::SimBoard>,
 }
 
-/// Opens the link `send` talks over: `--sim`, `--port PATH`, or the Alchitry Cu found by USB id.
-pub fn open_link(args: &SendArgs) -> anyhow::Result<Link> {
+/// Opens the link `send` talks over: `--sim` (a board with `engine`),
+/// `--port PATH`, or the Alchitry Cu found by USB id.
+pub fn open_link(args: &SendArgs, engine: Engine) -> anyhow::Result<Link> {
     if args.sim {
-        let sim = nonogram_sim::SimBoard::spawn(nonogram_sim::Faults::default())
+        let sim = nonogram_sim::SimBoard::spawn_engine(engine, nonogram_sim::Faults::default())
             .map_err(|e| anyhow::anyhow!("cannot start the simulated board: {e}"))?;
         // The simulated board talks through a pseudo-terminal, with the same serial-port code.
         let port = link::open_port(sim.path(), args.baud)?;
@@ -254,13 +279,30 @@ fn send(a: &SendArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return print_report(&Report::error(&file, e), a.json),
     };
-    // Refuse before touching the port.
-    if let Err(over) = wire::check_capacity(&puzzle) {
+    // The simulated board's bitstream: the one asked for, or with `auto`
+    // the default (DNF) one when the puzzle fits it, else the clue engine's.
+    let sim_engine = a
+        .engine
+        .engine()
+        .unwrap_or(if wire::check_capacity(&puzzle).is_ok() {
+            Engine::Dnf
+        } else {
+            Engine::Clues
+        });
+    // Refuse before touching the port what no board could take.
+    let dnf_fit = wire::check_capacity(&puzzle);
+    let clue_fit = wire::check_clue_capacity(&puzzle, 64, 2048);
+    let refusal = match (a.engine, dnf_fit, clue_fit) {
+        (EngineArg::Dnf, Err(over), _) | (EngineArg::Clues, _, Err(over)) => Some(over),
+        (EngineArg::Auto, Err(_), Err(over)) => Some(over),
+        _ => None,
+    };
+    if let Some(over) = refusal {
         let mut r = Report::new(&puzzle, Status::OverCapacity);
         r.message = Some(over.message);
         return print_report(&r, a.json);
     }
-    let link = match open_link(a) {
+    let link = match open_link(a, sim_engine) {
         Ok(l) => l,
         Err(e) => {
             let mut r = Report::new(&puzzle, Status::Error);
@@ -274,6 +316,7 @@ fn send(a: &SendArgs) -> i32 {
     let mut options = SendOptions {
         every_cell: a.every_cell,
         no_finish: a.no_finish,
+        engine: a.engine.engine(),
         link: config,
     };
     if link.sim.is_some() {
@@ -283,8 +326,14 @@ fn send(a: &SendArgs) -> i32 {
         // The host writes into the pseudo-terminal faster than the simulation
         // consumes it: allow for the simulation's pace, not the wire's.
         if options.link.reply_timeout.is_none() {
-            let bytes = wire::wire_bytes(&puzzle, a.every_cell);
-            options.link.reply_timeout = Some(nonogram_sim::reply_allowance(bytes));
+            let (bytes, solve_cycles) = match sim_engine {
+                Engine::Dnf => (wire::wire_bytes(&puzzle, a.every_cell), 0),
+                Engine::Clues => (
+                    wire::clue_bytes(&puzzle),
+                    nonogram_hdl::clue_model::solve(&puzzle.rows, &puzzle.columns).cycles,
+                ),
+            };
+            options.link.reply_timeout = Some(nonogram_sim::reply_allowance(bytes, solve_cycles));
         }
     }
     let report = report::send_board(&puzzle, link.port, &options);

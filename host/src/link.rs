@@ -6,7 +6,9 @@
 
 use crate::puzzle::Puzzle;
 use indicatif::{ProgressBar, ProgressStyle};
-use nonogram_hdl::protocol::{decode_reply, query_bytes, Reply, ReplyError};
+use nonogram_hdl::board_model::Engine;
+use nonogram_hdl::clue_protocol::decode_any_reply as decode_reply;
+use nonogram_hdl::protocol::{query_bytes, Reply, ReplyError};
 use serialport::{ClearBuffer, SerialPort, SerialPortInfo, SerialPortType};
 use std::io;
 use std::time::{Duration, Instant};
@@ -304,14 +306,19 @@ pub fn find_board_port() -> Result<String, LinkError> {
     pick_board_port(&ports).map_err(LinkError::NoBoard)
 }
 
-/// Encodes `puzzle` (streaming its options) and sends it: see [`exchange`].
+/// Encodes `puzzle` for the board's engine (options, protocol v1; or clues,
+/// protocol v2) and sends it: see [`exchange`].
 pub fn send_puzzle(
     port: &mut dyn SerialPort,
     puzzle: &Puzzle,
+    engine: Engine,
     every_cell: bool,
     config: &LinkConfig,
 ) -> Result<Exchange, LinkError> {
-    let bytes = crate::wire::encode(puzzle, every_cell);
+    let bytes = match engine {
+        Engine::Dnf => crate::wire::encode(puzzle, every_cell),
+        Engine::Clues => crate::wire::encode_clues(puzzle),
+    };
     let timeout = config.reply_timeout.unwrap_or_else(|| {
         reply_timeout(
             puzzle.height(),

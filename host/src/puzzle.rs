@@ -130,7 +130,11 @@ impl Puzzle {
     /// `-` reads standard input (the format then comes from the content).
     pub fn load(path: &Path) -> Result<Puzzle, ParseError> {
         let stdin = path.as_os_str() == "-";
-        let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+        let name = if stdin {
+            "<stdin>".to_string()
+        } else {
+            path.display().to_string()
+        };
         let read = if stdin {
             let mut bytes = vec![];
             std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
@@ -160,7 +164,10 @@ impl Puzzle {
     /// tabs count as spaces.
     pub fn parse(name: &str, text: &str, format: Option<Format>) -> Result<Puzzle, ParseError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let text = text.replace("\r\n", "\n").replace(['\r'], "\n").replace('\t', " ");
+        let text = text
+            .replace("\r\n", "\n")
+            .replace(['\r'], "\n")
+            .replace('\t', " ");
         let text = text.as_str();
         let format = format.unwrap_or_else(|| detect(name, text));
         let mut puzzle = match format {

@@ -9,6 +9,7 @@ use crate::link::{self, LinkConfig, LinkError};
 use crate::puzzle::{clue_text, Puzzle};
 use crate::solver::{LineOutcome, Solver};
 use crate::wire;
+use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::params::BOARD_CLOCK_HZ;
 use nonogram_hdl::protocol::status::{detail, outcome};
 use serde::Serialize;
@@ -66,6 +67,9 @@ pub struct Report {
     pub rows: Vec<String>,
     /// "board", "board+host" (the board stalled, the host finished) or "host".
     pub solved_by: Option<String>,
+    /// The board's engine that took the puzzle: "dnf" (options, protocol v1)
+    /// or "clues" (clues, protocol v2); null when no board was asked.
+    pub engine: Option<String>,
     /// Solutions found: 0, 1, or 2 meaning "two or more"; null if not searched.
     pub solutions: Option<usize>,
     /// Line logic alone: "solved", "stalled" or "contradiction" (board or host).
@@ -104,6 +108,7 @@ impl Report {
             height: puzzle.height(),
             rows: Vec::new(),
             solved_by: None,
+            engine: None,
             solutions: None,
             line_logic: None,
             cycles: None,
@@ -133,6 +138,7 @@ impl Report {
             height: 0,
             rows: Vec::new(),
             solved_by: None,
+            engine: None,
             solutions: None,
             line_logic: None,
             cycles: None,
@@ -214,10 +220,16 @@ impl Report {
         s.push('\n');
         if let (Some(c), Some(t)) = (self.cycles, self.board_seconds) {
             let passes = self.passes.map(|p| format!(", {p} passes")).unwrap_or_default();
+            let engine = match self.engine.as_deref() {
+                Some("clues") => "the clue engine".to_string(),
+                _ => format!(
+                    "the DNF engine, {} options stored",
+                    self.board_options.map_or(self.options, |o| o as u64)
+                ),
+            };
             s.push_str(&format!(
-                "board: {c} cycles ({}) at 100 MHz{passes}, {} options stored\n",
+                "board: {c} cycles ({}) at 100 MHz{passes}, {engine}\n",
                 human_seconds(t),
-                self.board_options.map_or(self.options, |o| o as u64)
             ));
         }
         if let (Some(b), Some(l)) = (self.bytes_sent, self.link_seconds) {
@@ -306,7 +318,28 @@ pub struct SendOptions {
     pub every_cell: bool,
     /// When the board stalls, do not finish the puzzle in software.
     pub no_finish: bool,
+    /// The engine to use; `None` asks the board (QUERY) and takes the clue
+    /// engine when it has one.
+    pub engine: Option<Engine>,
     pub link: LinkConfig,
+}
+
+/// The engine a board's INFO reply offers: the clue engine when it has one
+/// (protocol v2), else the DNF engine (a v1 INFO has no ENGINES field).
+pub fn engine_of(info: &nonogram_hdl::protocol::Reply) -> Engine {
+    if info.engines & nonogram_hdl::protocol::status::engines::CLUES != 0 {
+        Engine::Clues
+    } else {
+        Engine::Dnf
+    }
+}
+
+/// The engine's name in reports and flags.
+pub fn engine_name(engine: Engine) -> &'static str {
+    match engine {
+        Engine::Dnf => "dnf",
+        Engine::Clues => "clues",
+    }
 }
 
 fn refusal_text(d: u8) -> &'static str {
@@ -317,6 +350,9 @@ fn refusal_text(d: u8) -> &'static str {
         detail::WRONG_LINE => "a line out of order, or END_BOARD too early",
         detail::FIFO_FULL => "the option FIFO is full",
         detail::TRUNCATED => "the stream stopped in the middle of a message",
+        detail::FRAMING => "a byte arrived with a framing error",
+        detail::NO_ENGINE => "the board has no engine for this protocol version (try --engine)",
+        detail::TOO_MANY_BLOCKS => "too many blocks for the clue engine",
         _ => "no detail",
     }
 }
@@ -327,12 +363,33 @@ fn refusal_text(d: u8) -> &'static str {
 pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &SendOptions) -> Report {
     let mut report = Report::new(puzzle, Status::Error);
     report.baud = Some(options.link.baud);
-    if let Err(over) = wire::check_capacity(puzzle) {
+    // Ask the board what it is, unless told. A board that does not answer
+    // QUERY (the original design's) has the DNF engine.
+    let info = match options.engine {
+        Some(_) => None,
+        None => link::query(port.as_mut(), &options.link).ok(),
+    };
+    let engine = options
+        .engine
+        .unwrap_or_else(|| info.as_ref().map_or(Engine::Dnf, engine_of));
+    report.engine = Some(engine_name(engine).into());
+    let fits = match engine {
+        Engine::Dnf => wire::check_capacity(puzzle),
+        Engine::Clues => {
+            // Capacity from the board's INFO when it sent one.
+            let max_side = info.as_ref().map_or(64, |i| i.max_line as usize);
+            let store = info
+                .as_ref()
+                .map_or(2048, |i| 1usize << i.clue_store_bits.min(16));
+            wire::check_clue_capacity(puzzle, max_side, store)
+        }
+    };
+    if let Err(over) = fits {
         report.status = Status::OverCapacity;
         report.message = Some(over.message);
         return report;
     }
-    let exchange = match link::send_puzzle(port.as_mut(), puzzle, options.every_cell, &options.link) {
+    let exchange = match link::send_puzzle(port.as_mut(), puzzle, engine, options.every_cell, &options.link) {
         Ok(e) => e,
         Err(e) => return report.with_error(e),
     };

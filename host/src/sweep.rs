@@ -16,8 +16,8 @@
 //! differences in its comments) that `nonohost send --sim`, `nonohost solve`
 //! and `nonohost sweep --replay` read back.
 
-use clap::builder::TypedValueParser as _;
 use crate::puzzle::Puzzle;
+use clap::builder::TypedValueParser as _;
 use indicatif::ProgressBar;
 use nonogram_hdl::driver::CoreDriver;
 use nonogram_hdl::model::{self, Verdict};

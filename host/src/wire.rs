@@ -1,5 +1,6 @@
-//! DNF options on the wire: counting them, checking the board's capacity,
-//! and the exact byte stream (protocol v1, `nonogram_hdl::protocol`).
+//! Puzzles on the wire: DNF options (protocol v1, `nonogram_hdl::protocol`)
+//! and clues (protocol v2, `nonogram_hdl::clue_protocol`): counting, checking
+//! the board's capacity, and the exact byte streams.
 
 use crate::puzzle::{clue_text, Puzzle};
 use nonogram_hdl::options::{count, LineOptions};
@@ -71,6 +72,65 @@ pub fn check_capacity(puzzle: &Puzzle) -> Result<(), OverCapacity> {
             })
         }
     }
+}
+
+/// Whether the puzzle fits a board with the clue engine: at most
+/// `max_side` rows and columns (INFO's MAX_LINE), 32 blocks a line, and
+/// `store` blocks in all (2^CLUE_STORE_BITS).
+pub fn check_clue_capacity(puzzle: &Puzzle, max_side: usize, store: usize) -> Result<(), OverCapacity> {
+    let (h, w) = (puzzle.height(), puzzle.width());
+    let over = |detail, message| {
+        Err(OverCapacity {
+            outcome: status::outcome::OVER_CAPACITY,
+            detail,
+            message,
+        })
+    };
+    if h > max_side || w > max_side {
+        return over(
+            status::detail::BAD_SIZE,
+            format!("the puzzle is {w} columns x {h} rows but the clue engine takes at most {max_side} x {max_side}"),
+        );
+    }
+    if let Some(i) = puzzle
+        .lines()
+        .position(|(clue, _)| clue.iter().any(|&b| b > max_side))
+    {
+        return over(
+            status::detail::BAD_SIZE,
+            format!("{} has a block longer than {max_side} cells", puzzle.line_name(i)),
+        );
+    }
+    let per_line = nonogram_hdl::clue_model::MAX_BLOCKS_PER_LINE;
+    if let Some(i) = puzzle.lines().position(|(clue, _)| clue.len() > per_line) {
+        return over(
+            status::detail::TOO_MANY_BLOCKS,
+            format!(
+                "{} has more than {per_line} blocks, the most the clue engine takes",
+                puzzle.line_name(i)
+            ),
+        );
+    }
+    let blocks: usize = puzzle.lines().map(|(clue, _)| clue.len()).sum();
+    if blocks > store {
+        return over(
+            status::detail::TOO_MANY_BLOCKS,
+            format!("the puzzle has {blocks} blocks but the clue engine's store holds {store}"),
+        );
+    }
+    Ok(())
+}
+
+/// The exact host → board stream of the puzzle's clues (protocol v2).
+pub fn encode_clues(puzzle: &Puzzle) -> Vec<u8> {
+    let mut out = Vec::new();
+    nonogram_hdl::clue_protocol::encode_board(&puzzle.rows, &puzzle.columns, &mut out);
+    out
+}
+
+/// Bytes of the clue stream (protocol v2).
+pub fn clue_bytes(puzzle: &Puzzle) -> u64 {
+    nonogram_hdl::clue_protocol::board_bytes(&puzzle.rows, &puzzle.columns) as u64
 }
 
 /// Bytes on the wire for the puzzle, without encoding it (saturating):

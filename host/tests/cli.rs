@@ -148,17 +148,43 @@ fn over_capacity_file() -> String {
 }
 
 #[test]
+fn a_puzzle_no_engine_takes_is_refused_before_sending() {
+    // 64 x 64 with 32 blocks in every line: 4 096 blocks, over the clue
+    // store's 2 048, and over the DNF engine's 32 x 32.
+    let line = format!("{}\n", vec!["1"; 32].join(" "));
+    let text = format!("rows:\n{}columns:\n{}", line.repeat(64), line.repeat(64));
+    let big = temp("checkered.txt", &text);
+    for engine in ["auto", "clues"] {
+        let o = nonohost(&["send", "--engine", engine, "--port", "/dev/ttyNOSUCHPORT", &big]);
+        assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("4096 blocks but the clue engine's store holds 2048"),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
 fn over_capacity_is_refused_before_sending() {
     let big = over_capacity_file();
     // No port is touched: a port that does not exist does not matter.
-    let o = nonohost(&["send", "--port", "/dev/ttyNOSUCHPORT", &big]);
+    let o = nonohost(&["send", "--engine", "dnf", "--port", "/dev/ttyNOSUCHPORT", &big]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("24360 options but the board holds 2048"),
         "{}",
         stdout(&o)
     );
-    let o = nonohost(&["send", "--json", "--port", "/dev/ttyNOSUCHPORT", &big]);
+    let o = nonohost(&[
+        "send",
+        "--engine",
+        "dnf",
+        "--json",
+        "--port",
+        "/dev/ttyNOSUCHPORT",
+        &big,
+    ]);
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(j["status"], "over_capacity");
     assert_eq!(nonohost(&["info", &big]).status.code(), Some(4));
@@ -272,7 +298,11 @@ fn send_to_the_model_board_on_a_pty() {
 #[test]
 fn solve_reads_standard_input() {
     use std::io::Write;
-    for text in ["\u{feff}rows:\r\n2\r\ncolumns:\r\n1\r\n1\r\n", "width 2\nheight 1\nrows\n2\ncolumns\n1\n1\n", "##\n"] {
+    for text in [
+        "\u{feff}rows:\r\n2\r\ncolumns:\r\n1\r\n1\r\n",
+        "width 2\nheight 1\nrows\n2\ncolumns\n1\n1\n",
+        "##\n",
+    ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_nonohost"))
             .args(["solve", "-", "--json"])
             .stdin(std::process::Stdio::piped())
@@ -283,8 +313,16 @@ fn solve_reads_standard_input() {
         child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
         let out = child.wait_with_output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{text:?}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-        assert!(stdout.contains("\"#\"") || stdout.contains("##"), "{text:?}: {stdout}");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{text:?}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("\"#\"") || stdout.contains("##"),
+            "{text:?}: {stdout}"
+        );
     }
 }
 

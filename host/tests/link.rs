@@ -1,6 +1,7 @@
 //! The serial link over a pseudo-terminal, against the model board, a
 //! silent board and a board that answers garbage.
 
+use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::protocol::status::{detail, outcome};
 use nonogram_hdl::protocol::{code, Message};
 use nonohost::fake::{Behaviour, ModelBoard};
@@ -106,6 +107,7 @@ fn a_stalled_board_is_finished_by_the_host() {
             host,
             &SendOptions {
                 no_finish,
+                engine: None,
                 link: quick(),
                 ..SendOptions::default()
             },
@@ -150,7 +152,7 @@ fn a_silent_board_times_out_and_says_what_arrived() {
     let (mut host, board) = pair();
     let _running = ModelBoard::with_behaviour(Behaviour::Silent).spawn(board);
     let started = std::time::Instant::now();
-    let e = link::send_puzzle(host.as_mut(), &p, false, &short()).unwrap_err();
+    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, &short()).unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(3));
     assert!(matches!(e, LinkError::Timeout { .. }), "{e:?}");
     let text = e.to_string();
@@ -175,7 +177,7 @@ fn a_garbage_reply_is_a_clear_error() {
     let p = example("4x4.txt");
     let (mut host, board) = pair();
     let _running = ModelBoard::with_behaviour(Behaviour::Garbage(vec![0x12, 0x34, 0xde, 0xad])).spawn(board);
-    let e = link::send_puzzle(host.as_mut(), &p, false, &short()).unwrap_err();
+    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, &short()).unwrap_err();
     let text = e.to_string();
     assert!(matches!(e, LinkError::Garbage { .. }), "{e:?}");
     assert!(text.contains("garbled") && text.contains("12 34 de ad"), "{text}");
@@ -187,7 +189,7 @@ fn a_half_reply_times_out_with_its_bytes() {
     let (mut host, board) = pair();
     // START_BOARD 4, START_BOARD 4, then nothing.
     let _running = ModelBoard::with_behaviour(Behaviour::Garbage(vec![0xe0, 0x08, 0xe0, 0x08])).spawn(board);
-    let e = link::send_puzzle(host.as_mut(), &p, false, &short()).unwrap_err();
+    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, &short()).unwrap_err();
     assert!(
         e.to_string()
             .contains("4 bytes arrived, not a whole reply: e0 08 e0 08"),

@@ -1,10 +1,10 @@
 //! Options on the wire: totals against the closed form, the capacity check,
 //! and encode/decode round trips through the board's side of the protocol.
 
+use nonogram_hdl::board_model::{encode_reply, model_cycles, BoardModel};
 use nonogram_hdl::options::{count, LineOptions};
 use nonogram_hdl::protocol::status::{detail, outcome};
 use nonogram_hdl::protocol::{code, decode_reply, Message};
-use nonogram_hdl::board_model::{encode_reply, model_cycles, BoardModel};
 use nonohost::wire::{check_capacity, encode, option_counts, total_options, wire_bytes};
 use nonohost::Puzzle;
 use proptest::prelude::*;

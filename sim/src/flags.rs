@@ -4,7 +4,9 @@
 
 /// Seconds: a finite number above zero.
 pub fn positive_seconds(text: &str) -> Result<f64, String> {
-    let seconds: f64 = text.parse().map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
     if !seconds.is_finite() || seconds <= 0.0 {
         return Err(format!("`{text}`: seconds must be finite and above 0"));
     }

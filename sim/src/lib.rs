@@ -165,16 +165,22 @@ pub const SLOWEST_CYCLES_PER_SECOND: u64 = 10_000;
 
 /// How long a client should wait for the reply after writing `bytes` to the
 /// simulated board: every byte costs 10 bits of SIM_CLOCKS_PER_BIT cycles,
-/// at the slowest expected pace, plus 5 s for the solve and the reply.
-pub fn reply_allowance(bytes: u64) -> Duration {
-    let cycles = bytes * 10 * SIM_CLOCKS_PER_BIT as u64;
+/// at the slowest expected pace, as do the solve's `solve_cycles` (0 when
+/// small), plus 5 s for the solve and the reply.
+pub fn reply_allowance(bytes: u64, solve_cycles: u64) -> Duration {
+    let cycles = bytes * 10 * SIM_CLOCKS_PER_BIT as u64 + solve_cycles;
     Duration::from_secs(5) + Duration::from_secs_f64(cycles as f64 / SLOWEST_CYCLES_PER_SECOND as f64)
 }
 
 /// Cycles stepped between looks at the pseudo-terminal while busy.
 const BATCH: u32 = 512;
 
-fn serve<C: SerialCore>(mut port: TTYPort, faults: Faults, stats: &Stats, stop: &AtomicBool) -> io::Result<()> {
+fn serve<C: SerialCore>(
+    mut port: TTYPort,
+    faults: Faults,
+    stats: &Stats,
+    stop: &AtomicBool,
+) -> io::Result<()> {
     let mut driver = CoreDriver::<C>::with_core(SIM_CLOCKS_PER_BIT);
     driver.set_send_rate_error(faults.rate_error);
     let idle_cycles = IDLE_TIMEOUT_BITS as u64 * SIM_CLOCKS_PER_BIT as u64 + 16;
