@@ -265,7 +265,7 @@ mod tests {
             largest[1] = largest[1].max(board_bytes(&r, &c));
         }
         let mut reply = vec![];
-        let status: Vec<Message> = (0..13).map(|f| Message::status(f, 0)).collect();
+        let status: Vec<Message> = (0..15).map(|f| Message::status(f, 0)).collect();
         encode_reply(25, 25, &vec![Some(true); 625], &status, &mut reply);
         largest[2] = reply.len();
         println!(
