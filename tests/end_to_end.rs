@@ -105,14 +105,15 @@ fn contradiction_stall_and_capacity() {
         assert_eq!(r.solved_by.as_deref(), Some("board+host"));
     }
     assert!(matches!(r.status, Status::Solved | Status::SeveralSolutions));
-    // Over capacity: refused before a byte is sent.
+    // Over capacity: refused before the board is sent (after the QUERY that
+    // asks the board which engine it has).
     let cells: Vec<bool> = (0..30 * 30).map(|i| (i * 7919) % 11 < 5).collect();
     let big = Puzzle::from_picture("big", 30, 30, &cells);
     assert!(wire::check_capacity(&big).is_err());
     let before = board.stats().bytes_in();
     let r = send(&board, &big);
     assert_eq!(r.status, Status::OverCapacity);
-    assert_eq!(board.stats().bytes_in(), before, "nothing was sent");
+    assert_eq!(board.stats().bytes_in(), before + 2, "only the QUERY was sent");
 }
 
 #[test]
