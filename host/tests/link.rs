@@ -73,7 +73,8 @@ fn model_board_solves_the_examples() {
         );
         assert!(report.cycles.unwrap() > 0, "{name}");
         assert_eq!(report.board_options, Some(report.options as u16));
-        assert_eq!(running.stop().unwrap(), 1, "{name}: one reply");
+        // The INFO reply to nonohost's QUERY, then the board's.
+        assert_eq!(running.stop().unwrap(), 2, "{name}: two replies");
         let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
         assert_eq!(json["width"], p.width());
         assert_eq!(json["rows"].as_array().unwrap().len(), p.height());
