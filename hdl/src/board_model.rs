@@ -31,6 +31,16 @@ pub enum Engine {
     Clues,
 }
 
+impl Engine {
+    /// Its name in flags and reports: "dnf" or "clues".
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Dnf => "dnf",
+            Engine::Clues => "clues",
+        }
+    }
+}
+
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum Half {
     #[default]
@@ -199,7 +209,9 @@ impl BoardModel {
                     code::ASSIGN if !clues.is_empty() => {
                         for block in crate::clue_protocol::blocks_of(m) {
                             let line = clues.last_mut().expect("open line");
-                            if line.len() == clue_model::MAX_BLOCKS_PER_LINE || *stored == CLUE_STORE_BLOCKS {
+                            if line.len() == clue_model::MAX_BLOCKS_PER_LINE
+                                || *stored == clue_model::CLUE_STORE_BLOCKS
+                            {
                                 return self.refuse(outcome::OVER_CAPACITY, detail::TOO_MANY_BLOCKS);
                             }
                             line.push(block);
@@ -349,9 +361,6 @@ pub fn refusal(o: u8, d: u8) -> Vec<u8> {
 pub fn info_reply() -> Vec<u8> {
     refusal(outcome::INFO, detail::NONE)
 }
-
-/// Blocks the clue engine's store holds.
-pub const CLUE_STORE_BLOCKS: usize = 1 << crate::clue_solver::CLUE_STORE_BITS;
 
 /// The STATUS fields of a v2 reply, 0..=14 in order.
 fn clue_status(o: u8, d: u8, cycles: u32, passes: u8) -> Vec<Message> {

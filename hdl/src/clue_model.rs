@@ -17,6 +17,9 @@ pub const MAX_SIDE: usize = MAX_LENGTH;
 /// Most blocks in one line's clue.
 pub const MAX_BLOCKS_PER_LINE: usize = 32;
 
+/// Blocks the clue store holds, for all lines of a board together.
+pub const CLUE_STORE_BLOCKS: usize = 1 << crate::clue_solver::CLUE_STORE_BITS;
+
 /// What the model found for one board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClueVerdict {
@@ -53,9 +56,13 @@ pub fn check_capacity(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> 
     if rows > MAX_SIDE || columns > MAX_SIDE {
         return Err((outcome::OVER_CAPACITY, detail::BAD_SIZE));
     }
-    let too_many = |clues: &[Vec<usize>]| clues.iter().any(|c| c.len() > MAX_BLOCKS_PER_LINE);
-    if too_many(row_clues) || too_many(column_clues) {
-        return Err((outcome::OVER_CAPACITY, detail::BAD_SIZE));
+    // As the gateware's parser: zero blocks (the empty-line mark) are dropped.
+    let blocks = |c: &Vec<usize>| c.iter().filter(|&&b| b > 0).count();
+    let lines = || row_clues.iter().chain(column_clues);
+    if lines().any(|c| blocks(c) > MAX_BLOCKS_PER_LINE)
+        || lines().map(blocks).sum::<usize>() > CLUE_STORE_BLOCKS
+    {
+        return Err((outcome::OVER_CAPACITY, detail::TOO_MANY_BLOCKS));
     }
     Ok(())
 }

@@ -15,16 +15,12 @@
 //! registered flags in one cycle and acted on in the next, and the second
 //! block of a BLOCKS message is written the cycle after the first.
 
+use crate::clue_model::{MAX_BLOCKS_PER_LINE, MAX_SIDE};
 use crate::clue_solver::CLUE_STORE_BITS;
 use crate::constant;
 use crate::framer::MessageFramer;
 use crate::protocol::{code, status};
 use rust_hdl::prelude::*;
-
-/// Longest line, and most rows or columns, of a v2 board.
-pub const MAX_SIDE: u64 = 64;
-/// Most blocks in one line.
-pub const MAX_BLOCKS_PER_LINE: u64 = 32;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 enum ParseState {
@@ -184,8 +180,8 @@ impl ClueParser {
             outcome_q: Default::default(),
             detail_q: Default::default(),
             room: Default::default(),
-            max_side: constant(MAX_SIDE),
-            max_blocks: constant(MAX_BLOCKS_PER_LINE),
+            max_side: constant(MAX_SIDE as u64),
+            max_blocks: constant(MAX_BLOCKS_PER_LINE as u64),
             store_size: constant(1u64 << CLUE_STORE_BITS),
             code_start_board: constant(code::START_BOARD),
             code_start_line: constant(code::START_LINE),

@@ -291,7 +291,11 @@ fn send(a: &SendArgs) -> i32 {
         });
     // Refuse before touching the port what no board could take.
     let dnf_fit = wire::check_capacity(&puzzle);
-    let clue_fit = wire::check_clue_capacity(&puzzle, 64, 2048);
+    let clue_fit = wire::check_clue_capacity(
+        &puzzle,
+        nonogram_hdl::clue_model::MAX_SIDE,
+        nonogram_hdl::clue_model::CLUE_STORE_BLOCKS,
+    );
     let refusal = match (a.engine, dnf_fit, clue_fit) {
         (EngineArg::Dnf, Err(over), _) | (EngineArg::Clues, _, Err(over)) => Some(over),
         (EngineArg::Auto, Err(_), Err(over)) => Some(over),

@@ -334,14 +334,6 @@ pub fn engine_of(info: &nonogram_hdl::protocol::Reply) -> Engine {
     }
 }
 
-/// The engine's name in reports and flags.
-pub fn engine_name(engine: Engine) -> &'static str {
-    match engine {
-        Engine::Dnf => "dnf",
-        Engine::Clues => "clues",
-    }
-}
-
 fn refusal_text(d: u8) -> &'static str {
     match d {
         detail::BAD_SIZE => "bad size",
@@ -372,15 +364,16 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
     let engine = options
         .engine
         .unwrap_or_else(|| info.as_ref().map_or(Engine::Dnf, engine_of));
-    report.engine = Some(engine_name(engine).into());
+    report.engine = Some(engine.name().into());
     let fits = match engine {
         Engine::Dnf => wire::check_capacity(puzzle),
         Engine::Clues => {
             // Capacity from the board's INFO when it sent one.
-            let max_side = info.as_ref().map_or(64, |i| i.max_line as usize);
+            use nonogram_hdl::clue_model::{CLUE_STORE_BLOCKS, MAX_SIDE};
+            let max_side = info.as_ref().map_or(MAX_SIDE, |i| i.max_line as usize);
             let store = info
                 .as_ref()
-                .map_or(2048, |i| 1usize << i.clue_store_bits.min(16));
+                .map_or(CLUE_STORE_BLOCKS, |i| 1usize << i.clue_store_bits.min(16));
             wire::check_clue_capacity(puzzle, max_side, store)
         }
     };
