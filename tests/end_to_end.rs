@@ -20,6 +20,7 @@ fn options(reply_timeout: Option<Duration>) -> SendOptions {
         no_finish: false,
         engine: None,
         link,
+        search: Default::default(),
     }
 }
 
@@ -46,7 +47,7 @@ fn examples() -> Vec<Puzzle> {
 fn every_example_is_answered_like_the_software_solver() {
     let board = SimBoard::spawn(Faults::default()).unwrap();
     for puzzle in examples() {
-        let software = report::solve_in_software(&puzzle);
+        let software = report::solve_in_software(&puzzle, &Default::default());
         let hardware = send(&board, &puzzle);
         assert_eq!(
             hardware.status, software.status,
@@ -484,7 +485,7 @@ fn send_to_clue_board(board: &SimBoard, puzzle: &Puzzle) -> Report {
 fn the_clue_engines_board_answers_every_example_like_the_software_solver() {
     let board = SimBoard::spawn_engine(nonogram_sim::Engine::Clues, Faults::default()).unwrap();
     for puzzle in examples() {
-        let software = report::solve_in_software(&puzzle);
+        let software = report::solve_in_software(&puzzle, &Default::default());
         let hardware = send_to_clue_board(&board, &puzzle);
         assert_eq!(hardware.engine.as_deref(), Some("clues"), "{}", puzzle.name);
         assert_eq!(
@@ -522,7 +523,7 @@ fn boards_over_the_dnf_engines_reach_are_solved_by_the_clue_engine() {
             "over the DNF engine"
         );
         let hardware = send_to_clue_board(&board, &puzzle);
-        let software = report::solve_in_software(&puzzle);
+        let software = report::solve_in_software(&puzzle, &Default::default());
         assert_eq!(
             hardware.status, software.status,
             "{}: {:?}",

@@ -176,13 +176,12 @@ pub fn solve_clues(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> Ver
 
 /// Row and column clues of a picture (row-major, `true` = filled).
 pub fn clues_of_picture(rows: usize, columns: usize, cells: &[bool]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    let word =
-        |bits: &mut dyn Iterator<Item = bool>| bits.enumerate().fold(0u64, |w, (i, b)| w | (b as u64) << i);
+    use crate::options::clue_of_cells;
     let row_clues = (0..rows)
-        .map(|r| crate::options::clue_of(word(&mut (0..columns).map(|c| cells[r * columns + c])), columns))
+        .map(|r| clue_of_cells((0..columns).map(|c| cells[r * columns + c])))
         .collect();
     let column_clues = (0..columns)
-        .map(|c| crate::options::clue_of(word(&mut (0..rows).map(|r| cells[r * columns + c])), rows))
+        .map(|c| clue_of_cells((0..rows).map(|r| cells[r * columns + c])))
         .collect();
     (row_clues, column_clues)
 }

@@ -95,10 +95,15 @@ impl Iterator for LineOptions {
 
 /// The clue (block lengths) of a line given as a bit word.
 pub fn clue_of(word: u64, length: usize) -> Vec<usize> {
+    clue_of_cells((0..length).map(|i| word >> i & 1 == 1))
+}
+
+/// The clue of a line of any length, given its cells in order (`true` = filled).
+pub fn clue_of_cells(cells: impl IntoIterator<Item = bool>) -> Vec<usize> {
     let mut blocks = Vec::new();
     let mut run = 0;
-    for i in 0..length {
-        if word >> i & 1 == 1 {
+    for filled in cells {
+        if filled {
             run += 1;
         } else if run > 0 {
             blocks.push(run);

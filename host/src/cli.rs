@@ -2,7 +2,7 @@
 
 use crate::link::{self, LinkConfig, DEFAULT_BAUD};
 use crate::puzzle::{Format, Puzzle};
-use crate::report::{self, exit, Report, SendOptions, Status};
+use crate::report::{self, exit, Report, SearchOptions, SendOptions, Status};
 use crate::wire;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nonogram_hdl::board_model::Engine;
@@ -10,15 +10,18 @@ use serialport::SerialPort;
 use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  solved, with a unique solution (info: the puzzle fits the board)
+  0  solved, with a unique solution (info: the puzzle fits one of the board's engines)
   1  error: bad input file, I/O, serial port, timeout, garbled reply, malformed stream
   2  no solution (a contradiction, or no solution found)
   3  several solutions, or the board stalled and the puzzle was not completed
   4  over the board's capacity: refused before sending (or by the board)
+  5  the software search gave up (--max-time, or Ctrl-C) before it decided
 
 Puzzle files: .non (Steve Simpson's format), board.txt (rows:/columns: sections),
 or a picture of # (filled) and . (empty); the format is detected.";
@@ -136,6 +139,8 @@ pub struct SendArgs {
     /// If the board stalls, do not finish the puzzle in software.
     #[arg(long)]
     pub no_finish: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -148,9 +153,52 @@ pub struct SendArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub puzzle: PuzzleArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// No progress spinner.
+    #[arg(long, short)]
+    pub quiet: bool,
     /// Print one JSON object instead of the picture.
     #[arg(long)]
     pub json: bool,
+}
+
+/// How long the host's search may run.
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    /// Give up the software search after this many seconds (exit code 5,
+    /// with the cells fixed so far). Ctrl-C does the same at any time.
+    #[arg(long, value_name = "SECONDS", value_parser = nonogram_sim::flags::positive_seconds)]
+    pub max_time: Option<f64>,
+}
+
+impl SearchArgs {
+    fn options(&self, progress: bool) -> SearchOptions {
+        SearchOptions {
+            max_time: self.max_time.map(Duration::from_secs_f64),
+            interrupt: Some(ctrl_c()),
+            progress,
+        }
+    }
+}
+
+/// The flag Ctrl-C sets while the host searches; at any other time Ctrl-C
+/// ends the program as usual (exit code 130).
+fn ctrl_c() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let set = flag.clone();
+        let _ = ctrlc::set_handler(move || {
+            if report::SEARCHING.load(Ordering::SeqCst) {
+                set.store(true, Ordering::SeqCst);
+            } else {
+                std::process::exit(130);
+            }
+        });
+        flag
+    })
+    .clone()
 }
 
 #[derive(Args, Debug)]
@@ -260,7 +308,10 @@ where
         Command::Solve(a) => {
             let file = a.puzzle.file.display().to_string();
             let report = match load(&a.puzzle) {
-                Ok(p) => report::solve_in_software(&p),
+                Ok(p) => {
+                    let progress = !a.quiet && !a.json && std::io::stderr().is_terminal();
+                    report::solve_in_software(&p, &a.search.options(progress))
+                }
                 Err(e) => Report::error(&file, e),
             };
             print_report(&report, a.json)
@@ -321,6 +372,7 @@ fn send(a: &SendArgs) -> i32 {
         every_cell: a.every_cell,
         no_finish: a.no_finish,
         engine: a.engine.engine(),
+        search: a.search.options(config.progress),
         link: config,
     };
     if link.sim.is_some() {
@@ -374,6 +426,12 @@ struct InfoJson {
     seconds_every_cell: f64,
     fits: bool,
     capacity_error: Option<String>,
+    /// The clue engine (protocol v2): bytes of the clue stream, their time
+    /// at `baud`, and whether the puzzle fits.
+    clue_bytes: u64,
+    clue_seconds: f64,
+    fits_clues: bool,
+    clue_capacity_error: Option<String>,
 }
 
 fn info(a: &InfoArgs) -> i32 {
@@ -394,6 +452,12 @@ fn info(a: &InfoArgs) -> i32 {
     let fits = wire::check_capacity(&puzzle);
     let bytes = wire::wire_bytes(&puzzle, false);
     let bytes_every = wire::wire_bytes(&puzzle, true);
+    let clue_bytes = wire::clue_bytes(&puzzle);
+    let fits_clues = wire::check_clue_capacity(
+        &puzzle,
+        nonogram_hdl::clue_model::MAX_SIDE,
+        nonogram_hdl::clue_model::CLUE_STORE_BLOCKS,
+    );
     let j = InfoJson {
         file,
         format: format.name().into(),
@@ -411,6 +475,10 @@ fn info(a: &InfoArgs) -> i32 {
         seconds_every_cell: wire::wire_seconds(bytes_every, a.baud),
         fits: fits.is_ok(),
         capacity_error: fits.as_ref().err().map(|e| e.message.clone()),
+        clue_bytes,
+        clue_seconds: wire::wire_seconds(clue_bytes, a.baud),
+        fits_clues: fits_clues.is_ok(),
+        clue_capacity_error: fits_clues.as_ref().err().map(|e| e.message.clone()),
     };
     if a.json {
         println!("{}", serde_json::to_string(&j).unwrap_or_default());
@@ -445,8 +513,18 @@ fn info(a: &InfoArgs) -> i32 {
             None => println!("fits the board:     yes"),
             Some(e) => println!("fits the board:     no: {e}"),
         }
+        println!(
+            "clue engine (v2):   {} bytes, {} at {} baud; {}",
+            j.clue_bytes,
+            report::human_seconds(j.clue_seconds),
+            j.baud,
+            match &j.clue_capacity_error {
+                None => "fits".to_string(),
+                Some(e) => format!("does not fit: {e}"),
+            }
+        );
     }
-    if j.fits {
+    if j.fits || j.fits_clues {
         exit::SOLVED
     } else {
         exit::OVER_CAPACITY
@@ -462,6 +540,10 @@ fn encode(a: &EncodeArgs) -> i32 {
             return exit::ERROR;
         }
     };
+    if puzzle.width().max(puzzle.height()) > 64 {
+        eprintln!("refused: {file}: protocol v1 describes lines of at most 64 cells, even with --force");
+        return exit::OVER_CAPACITY;
+    }
     if let Err(over) = wire::check_capacity(&puzzle) {
         if !a.force {
             eprintln!("refused: {over} (use --force to encode anyway)");

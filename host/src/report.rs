@@ -7,13 +7,16 @@
 
 use crate::link::{self, LinkConfig, LinkError};
 use crate::puzzle::{clue_text, Puzzle};
-use crate::solver::{LineOutcome, Solver};
+use crate::solver::{Budget, LineOutcome, Solutions, Solver};
 use crate::wire;
 use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::params::BOARD_CLOCK_HZ;
 use nonogram_hdl::protocol::status::{detail, outcome};
 use serde::Serialize;
 use serialport::SerialPort;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Exit codes, for scripts.
 pub mod exit {
@@ -27,6 +30,8 @@ pub mod exit {
     pub const SEVERAL: i32 = 3;
     /// Over the board's capacity: refused.
     pub const OVER_CAPACITY: i32 = 4;
+    /// The software search gave up (`--max-time`, or Ctrl-C) before it decided.
+    pub const GAVE_UP: i32 = 5;
 }
 
 /// The outcome, as JSON's `status`.
@@ -39,6 +44,7 @@ pub enum Status {
     SeveralSolutions,
     OverCapacity,
     Malformed,
+    GaveUp,
     Error,
 }
 
@@ -49,6 +55,7 @@ impl Status {
             Status::NoSolution => exit::NO_SOLUTION,
             Status::Stalled | Status::SeveralSolutions => exit::SEVERAL,
             Status::OverCapacity => exit::OVER_CAPACITY,
+            Status::GaveUp => exit::GAVE_UP,
             Status::Malformed | Status::Error => exit::ERROR,
         }
     }
@@ -63,15 +70,20 @@ pub struct Report {
     pub width: usize,
     pub height: usize,
     /// The picture, one string per row: `#` filled, `.` empty, `?` unknown.
-    /// Empty when there is no picture (refused, error).
+    /// With several solutions, the first one found. Empty when there is no
+    /// picture (refused, error).
     pub rows: Vec<String>,
+    /// With several solutions, a second one (same form as `rows`).
+    pub other_rows: Option<Vec<String>>,
     /// "board", "board+host" (the board stalled, the host finished) or "host".
     pub solved_by: Option<String>,
     /// The board's engine that took the puzzle: "dnf" (options, protocol v1)
     /// or "clues" (clues, protocol v2); null when no board was asked.
     pub engine: Option<String>,
-    /// Solutions found: 0, 1, or 2 meaning "two or more"; null if not searched.
+    /// Solutions: 0, 1, or 2 meaning "two or more"; null if not decided.
     pub solutions: Option<usize>,
+    /// Nodes of the host's search, when it searched.
+    pub search_nodes: Option<u64>,
     /// Line logic alone: "solved", "stalled" or "contradiction" (board or host).
     pub line_logic: Option<String>,
     /// The board's clock cycles for the solve, and that time at 100 MHz.
@@ -89,10 +101,17 @@ pub struct Report {
     pub baud: Option<u32>,
     /// A sentence on the outcome (why refused, which line emptied, …).
     pub message: Option<String>,
+    /// When the file carries its intended solution (a `goal`): "match" (the
+    /// answer is the goal), "other" (several solutions; the goal is another
+    /// one) or "mismatch" (see `goal_message`); null otherwise.
+    pub goal: Option<String>,
+    pub goal_message: Option<String>,
     /// For status "error": what went wrong.
     pub error: Option<String>,
     #[serde(skip)]
     pub cells: Vec<Option<bool>>,
+    #[serde(skip)]
+    pub other: Option<Vec<bool>>,
     #[serde(skip)]
     pub puzzle: Option<Puzzle>,
 }
@@ -107,9 +126,11 @@ impl Report {
             width: puzzle.width(),
             height: puzzle.height(),
             rows: Vec::new(),
+            other_rows: None,
             solved_by: None,
             engine: None,
             solutions: None,
+            search_nodes: None,
             line_logic: None,
             cycles: None,
             board_seconds: None,
@@ -122,8 +143,11 @@ impl Report {
             link_seconds: None,
             baud: None,
             message: None,
+            goal: None,
+            goal_message: None,
             error: None,
             cells: Vec::new(),
+            other: None,
             puzzle: Some(puzzle.clone()),
         }
     }
@@ -137,9 +161,11 @@ impl Report {
             width: 0,
             height: 0,
             rows: Vec::new(),
+            other_rows: None,
             solved_by: None,
             engine: None,
             solutions: None,
+            search_nodes: None,
             line_logic: None,
             cycles: None,
             board_seconds: None,
@@ -152,8 +178,11 @@ impl Report {
             link_seconds: None,
             baud: None,
             message: None,
+            goal: None,
+            goal_message: None,
             error: Some(error.to_string()),
             cells: Vec::new(),
+            other: None,
             puzzle: None,
         }
     }
@@ -165,15 +194,64 @@ impl Report {
     }
 
     fn set_cells(&mut self, cells: Vec<Option<bool>>) {
-        self.rows = cells
-            .chunks(self.width.max(1))
-            .map(|row| row.iter().map(|c| cell_char(*c)).collect())
-            .collect();
+        self.rows = rows_text(&cells, self.width);
         self.cells = cells;
+    }
+
+    /// A second solution, beside the first in `cells`.
+    fn set_other(&mut self, other: Vec<bool>) {
+        let cells: Vec<Option<bool>> = other.iter().map(|&c| Some(c)).collect();
+        self.other_rows = Some(rows_text(&cells, self.width));
+        self.other = Some(other);
     }
 
     pub fn exit_code(&self) -> i32 {
         self.status.exit_code()
+    }
+
+    /// Compares the answer with the file's goal, if it has one.
+    fn check_goal(mut self) -> Report {
+        let Some((goal, at)) = self.puzzle.as_ref().and_then(|p| p.goal.clone()) else {
+            return self;
+        };
+        let breaks = self.puzzle.as_ref().and_then(|p| p.check_solution(&goal).err());
+        let answer: Option<Vec<bool>> = self.cells.iter().copied().collect();
+        let (verdict, message) = match self.status {
+            Status::Solved | Status::SeveralSolutions => {
+                if answer.as_ref() == Some(&goal) {
+                    ("match", None)
+                } else if let Some(e) = breaks {
+                    (
+                        "mismatch",
+                        Some(format!("the goal (line {at}) breaks the clues: {e}")),
+                    )
+                } else if self.status == Status::SeveralSolutions {
+                    ("other", Some(format!("the goal (line {at}) is another solution")))
+                } else {
+                    let differ = answer.map_or(0, |a| a.iter().zip(&goal).filter(|(a, b)| a != b).count());
+                    (
+                        "mismatch",
+                        Some(format!(
+                            "the goal (line {at}) differs in {differ} cells yet satisfies the clues"
+                        )),
+                    )
+                }
+            }
+            Status::NoSolution => match breaks {
+                Some(e) => (
+                    "mismatch",
+                    Some(format!("the goal (line {at}) breaks the clues too: {e}")),
+                ),
+                None => (
+                    "mismatch",
+                    Some(format!("the goal (line {at}) satisfies every clue")),
+                ),
+            },
+            _ => return self,
+        };
+        self.goal = Some(verdict.into());
+        self.goal_message = message;
+        self
     }
 
     pub fn to_json(&self) -> String {
@@ -194,7 +272,23 @@ impl Report {
                 self.file, title, self.width, self.height
             ));
             if !self.cells.is_empty() {
-                s.push_str(&render(p, &self.cells));
+                s.push_str(&render(p, &self.cells, |_| None));
+            }
+            if let Some(other) = &self.other {
+                // The second solution, with the cells where it differs from the first marked.
+                let differ = |i: usize| {
+                    (self.cells.get(i).copied().flatten() != Some(other[i])).then_some(if other[i] {
+                        'X'
+                    } else {
+                        'o'
+                    })
+                };
+                let n = (0..other.len()).filter(|&i| differ(i).is_some()).count();
+                s.push_str(&format!(
+                    "another solution, differing in {n} cells (X: filled here, empty above; o: empty here, filled above):\n"
+                ));
+                let cells: Vec<Option<bool>> = other.iter().map(|&c| Some(c)).collect();
+                s.push_str(&render(p, &cells, differ));
             }
         }
         let headline = match self.status {
@@ -208,6 +302,7 @@ impl Report {
             Status::SeveralSolutions => "several solutions".into(),
             Status::OverCapacity => "refused: over the board's capacity".into(),
             Status::Malformed => "the board found the stream malformed".into(),
+            Status::GaveUp => "gave up".into(),
             Status::Error => "error".into(),
         };
         s.push_str(&headline);
@@ -218,6 +313,18 @@ impl Report {
             s.push_str(&format!(": {e}"));
         }
         s.push('\n');
+        match (self.goal.as_deref(), &self.goal_message) {
+            (Some("match"), _) => s.push_str("goal: the answer is the file's goal\n"),
+            (Some(v), Some(m)) => s.push_str(&format!(
+                "goal: {}: {m}\n",
+                if v == "other" {
+                    "another solution"
+                } else {
+                    "MISMATCH"
+                }
+            )),
+            _ => {}
+        }
         if let (Some(c), Some(t)) = (self.cycles, self.board_seconds) {
             let passes = self.passes.map(|p| format!(", {p} passes")).unwrap_or_default();
             let engine = match self.engine.as_deref() {
@@ -247,6 +354,14 @@ impl Report {
     }
 }
 
+/// Cells as one string per row.
+fn rows_text(cells: &[Option<bool>], width: usize) -> Vec<String> {
+    cells
+        .chunks(width.max(1))
+        .map(|row| row.iter().map(|c| cell_char(*c)).collect())
+        .collect()
+}
+
 fn cell_char(c: Option<bool>) -> char {
     match c {
         Some(true) => '#',
@@ -266,8 +381,9 @@ pub fn human_seconds(t: f64) -> String {
     }
 }
 
-/// The grid with row clues on the left and column clues stacked on top.
-pub fn render(puzzle: &Puzzle, cells: &[Option<bool>]) -> String {
+/// The grid with row clues on the left and column clues stacked on top;
+/// `mark` may show a cell (by row-major index) as another character.
+pub fn render(puzzle: &Puzzle, cells: &[Option<bool>], mark: impl Fn(usize) -> Option<char>) -> String {
     let (w, h) = (puzzle.width(), puzzle.height());
     let cw = puzzle
         .columns
@@ -304,7 +420,8 @@ pub fn render(puzzle: &Puzzle, cells: &[Option<bool>]) -> String {
         s.push_str(&format!("{:>rw$} ", row_text[r]));
         for c in 0..w {
             let ch = cells.get(r * w + c).copied().flatten();
-            s.push_str(&format!(" {:>cw$}", cell_char(ch)));
+            let ch = mark(r * w + c).unwrap_or(cell_char(ch));
+            s.push_str(&format!(" {ch:>cw$}"));
         }
         s.push('\n');
     }
@@ -322,6 +439,130 @@ pub struct SendOptions {
     /// engine when it has one.
     pub engine: Option<Engine>,
     pub link: LinkConfig,
+    /// How the host's search (after a stall) is bounded and shown.
+    pub search: SearchOptions,
+}
+
+/// How the host's software search is bounded and shown.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOptions {
+    /// Give up after this long.
+    pub max_time: Option<Duration>,
+    /// Give up when this becomes true (Ctrl-C).
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Show a spinner with the nodes searched on stderr.
+    pub progress: bool,
+}
+
+/// True while the host searches: Ctrl-C then stops the search instead of
+/// ending the program.
+pub static SEARCHING: AtomicBool = AtomicBool::new(false);
+
+/// Searches for up to two solutions from the known cells, within `options`.
+fn search(puzzle: &Puzzle, known: &[Option<bool>], options: &SearchOptions) -> Solutions {
+    let spinner = options.progress.then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar.set_message("searching");
+        bar
+    });
+    let start = Instant::now();
+    let mut solver = Solver::new();
+    solver.set_budget(Budget {
+        deadline: options.max_time.map(|t| start + t),
+        stop: options.interrupt.clone(),
+        progress: spinner.clone().map(|bar| {
+            Arc::new(move |nodes: u64| {
+                bar.set_message(format!(
+                    "searching: {nodes} nodes, {:.0} s",
+                    start.elapsed().as_secs_f64()
+                ));
+                bar.tick();
+            }) as Arc<dyn Fn(u64) + Send + Sync>
+        }),
+    });
+    SEARCHING.store(true, Ordering::SeqCst);
+    let found = solver.count_from(&puzzle.rows, &puzzle.columns, Some(known), 2);
+    SEARCHING.store(false, Ordering::SeqCst);
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    found
+}
+
+/// Finishes `report` by search from the cells line logic left (`known`,
+/// with `unknown` of them unknown); `by` is who solved it if the solution
+/// is unique ("host" or "board+host"), `before` says where the cells came from.
+fn finish_by_search(
+    puzzle: &Puzzle,
+    mut report: Report,
+    known: &[Option<bool>],
+    by: &str,
+    before: &str,
+    options: &SearchOptions,
+) -> Report {
+    let unknown = known.iter().filter(|c| c.is_none()).count();
+    let found = search(puzzle, known, options);
+    report.search_nodes = Some(found.nodes);
+    let nodes = found.nodes;
+    if found.gave_up && found.count < 2 {
+        let why = if options
+            .interrupt
+            .as_ref()
+            .is_some_and(|i| i.load(Ordering::Relaxed))
+        {
+            "interrupted".to_string()
+        } else {
+            format!(
+                "--max-time {} s ran out",
+                options.max_time.map_or(0.0, |t| t.as_secs_f64())
+            )
+        };
+        report.status = Status::GaveUp;
+        report.set_cells(found.fixed);
+        let so_far = if found.count == 1 {
+            "one solution found so far, uniqueness not decided"
+        } else {
+            "no solution found yet"
+        };
+        report.message = Some(format!(
+            "{before} left {unknown} cells unknown; the search {why} after {nodes} nodes ({so_far}); the grid shows the cells it had fixed"
+        ));
+        return report;
+    }
+    for solution in [&found.first, &found.second].into_iter().flatten() {
+        if let Err(e) = puzzle.check_solution(solution) {
+            return report.with_error(format!(
+                "internal error, the search's solution breaks the clues: {e}"
+            ));
+        }
+    }
+    report.solutions = Some(found.count.min(2));
+    match (found.first, found.second) {
+        (Some(first), None) => {
+            report.status = Status::Solved;
+            report.solved_by = Some(by.into());
+            report.message = Some(format!(
+                "{before} left {unknown} cells unknown; search found a unique solution ({nodes} nodes)"
+            ));
+            report.set_cells(first.into_iter().map(Some).collect());
+        }
+        (Some(first), Some(second)) => {
+            report.status = Status::SeveralSolutions;
+            report.message = Some(format!(
+                "{before} left {unknown} cells unknown; search found two solutions or more ({nodes} nodes)"
+            ));
+            report.set_cells(first.into_iter().map(Some).collect());
+            report.set_other(second);
+        }
+        _ => {
+            report.status = Status::NoSolution;
+            report.message = Some(format!(
+                "{before} left {unknown} cells unknown; search found no solution ({nodes} nodes)"
+            ));
+        }
+    }
+    report
 }
 
 /// The engine a board's INFO reply offers: the clue engine when it has one
@@ -386,11 +627,17 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
         Ok(e) => e,
         Err(e) => return report.with_error(e),
     };
-    report_reply(puzzle, report, &exchange, options.no_finish)
+    report_reply(puzzle, report, &exchange, options.no_finish, &options.search).check_goal()
 }
 
 /// Turns a board's reply into a report.
-pub fn report_reply(puzzle: &Puzzle, mut report: Report, ex: &link::Exchange, no_finish: bool) -> Report {
+pub fn report_reply(
+    puzzle: &Puzzle,
+    mut report: Report,
+    ex: &link::Exchange,
+    no_finish: bool,
+    search: &SearchOptions,
+) -> Report {
     let reply = &ex.reply;
     let (w, h) = (puzzle.width(), puzzle.height());
     report.bytes_sent = Some(ex.bytes_sent);
@@ -466,40 +713,21 @@ pub fn report_reply(puzzle: &Puzzle, mut report: Report, ex: &link::Exchange, no
                 report.message = Some(format!("the board stalled with {unknown} cells unknown"));
                 return report;
             }
-            let found = Solver::new().count_from(&puzzle.rows, &puzzle.columns, Some(&cells), 2);
-            report.solutions = Some(found.count);
-            match (found.count, found.first) {
-                (1, Some(first)) => {
-                    if let Err(e) = puzzle.check_solution(&first) {
-                        return report.with_error(format!("the host's completion breaks the clues: {e}"));
-                    }
-                    report.status = Status::Solved;
-                    report.solved_by = Some("board+host".into());
-                    report.message = Some(format!(
-                        "the board stalled with {unknown} cells unknown; the host searched"
-                    ));
-                    report.set_cells(first.into_iter().map(Some).collect());
-                }
-                (0, _) => {
-                    report.status = Status::NoSolution;
-                    report.message = Some(format!(
-                        "the board stalled with {unknown} cells unknown and the host found no solution"
-                    ));
-                }
-                _ => {
-                    report.status = Status::SeveralSolutions;
-                    report.message = Some(format!(
-                        "the board stalled with {unknown} cells unknown and the host found two solutions or more"
-                    ));
-                }
-            }
+            return finish_by_search(
+                puzzle,
+                report,
+                &cells,
+                "board+host",
+                "the board stalled and",
+                search,
+            );
         }
     }
     report
 }
 
 /// `solve`: line logic, then search when it stalls.
-pub fn solve_in_software(puzzle: &Puzzle) -> Report {
+pub fn solve_in_software(puzzle: &Puzzle, options: &SearchOptions) -> Report {
     let mut report = Report::new(puzzle, Status::Error);
     let mut solver = Solver::new();
     let lines = solver.line_solve(&puzzle.rows, &puzzle.columns);
@@ -526,39 +754,11 @@ pub fn solve_in_software(puzzle: &Puzzle) -> Report {
         }
         LineOutcome::Stalled => {
             report.line_logic = Some("stalled".into());
-            let unknown = lines.cells.iter().filter(|c| c.is_none()).count();
-            let found = solver.count_from(&puzzle.rows, &puzzle.columns, Some(&lines.cells), 2);
-            report.solutions = Some(found.count);
-            match (found.count, found.first) {
-                (1, Some(first)) => {
-                    if let Err(e) = puzzle.check_solution(&first) {
-                        return report
-                            .with_error(format!("internal error, the solution breaks the clues: {e}"));
-                    }
-                    report.status = Status::Solved;
-                    report.solved_by = Some("host".into());
-                    report.message = Some(format!(
-                        "line logic left {unknown} cells unknown; search found a unique solution ({} nodes)",
-                        found.nodes
-                    ));
-                    report.set_cells(first.into_iter().map(Some).collect());
-                }
-                (0, _) => {
-                    report.status = Status::NoSolution;
-                    report.message = Some(format!(
-                        "line logic left {unknown} cells unknown; search found none"
-                    ));
-                }
-                _ => {
-                    report.status = Status::SeveralSolutions;
-                    report.message = Some(format!(
-                        "line logic left {unknown} cells unknown; there are two solutions or more"
-                    ));
-                }
-            }
+            return finish_by_search(puzzle, report, &lines.cells, "host", "line logic", options)
+                .check_goal();
         }
     }
-    report
+    report.check_goal()
 }
 
 /// Error on a link before any reply (kept public for callers that open ports themselves).
@@ -577,9 +777,9 @@ mod tests {
             vec![vec![2], vec![1, 1], vec![3], vec![1]],
             vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
         );
-        let r = solve_in_software(&p);
+        let r = solve_in_software(&p, &SearchOptions::default());
         assert_eq!(r.status, Status::Solved);
-        let text = render(&p, &r.cells);
+        let text = render(&p, &r.cells, |_| None);
         let expected = "       1 1  \n     1 1 1 3\n  2  . # # .\n1 1  # . . #\n  3  . # # #\n  1  . . . #\n";
         assert_eq!(text, expected, "\n{text}");
     }

@@ -73,8 +73,19 @@ fn solve_json() {
     assert_eq!(j["status"], "several_solutions");
     assert_eq!(j["solutions"], 2);
     assert_eq!(j["width"], 4);
-    assert_eq!(j["rows"][0], "?##?");
     assert_eq!(j["line_logic"], "stalled");
+    // Two different full solutions, each of which satisfies every clue.
+    let puzzle = nonohost::puzzle::Puzzle::load(std::path::Path::new(&example("several.txt"))).unwrap();
+    let grid = |rows: &serde_json::Value| -> Vec<bool> {
+        let rows: Vec<String> = serde_json::from_value(rows.clone()).unwrap();
+        rows.concat().chars().map(|c| c == '#').collect()
+    };
+    let (first, second) = (grid(&j["rows"]), grid(&j["other_rows"]));
+    assert_ne!(first, second);
+    for solution in [&first, &second] {
+        assert_eq!(puzzle.check_solution(solution), Ok(()));
+    }
+    assert_eq!(first.len(), 16);
 
     let o = nonohost(&["solve", "--json", &example("4x4.txt")]);
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -187,7 +198,12 @@ fn over_capacity_is_refused_before_sending() {
     ]);
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(j["status"], "over_capacity");
-    assert_eq!(nonohost(&["info", &big]).status.code(), Some(4));
+    // info: over the DNF engine, but the clue engine takes it.
+    let o = nonohost(&["info", "--json", &big]);
+    assert_eq!(o.status.code(), Some(0));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!((j["fits"].as_bool(), j["fits_clues"].as_bool()), (Some(false), Some(true)));
+    assert_eq!(j["clue_bytes"], nonohost::wire::clue_bytes(&nonohost::puzzle::Puzzle::load(Path::new(&big)).unwrap()));
     let out = temp("big.bin", "");
     assert_eq!(nonohost(&["encode", &big, "-o", &out]).status.code(), Some(4));
     // But software solves it (the puzzle has many solutions).
@@ -350,4 +366,94 @@ fn out_of_range_flags_are_usage_errors() {
         assert!(stderr.contains("invalid value"), "{args:?}: {stderr}");
         assert!(o.stdout.is_empty(), "{args:?}: usage errors go to stderr");
     }
+}
+
+/// A random picture (xorshift, `percent` filled) as text.
+fn random_picture(height: usize, width: usize, percent: u64, mut seed: u64) -> String {
+    let mut text = String::new();
+    for _ in 0..height {
+        for _ in 0..width {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            text.push(if seed % 100 < percent { '#' } else { '.' });
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Puzzles far over the board, 75×50 and 99×99, are solved in software:
+/// every row of the answer (and of a second solution) satisfies the clues.
+#[test]
+fn solve_takes_any_size() {
+    for (h, w, percent) in [(50usize, 75usize, 80u64), (50, 75, 60), (99, 99, 60)] {
+        let text = random_picture(h, w, percent, (h * w) as u64 + percent);
+        let file = temp(&format!("big{h}x{w}_{percent}.txt"), &text);
+        let o = nonohost(&["solve", "--json", "--max-time", "60", &file]);
+        let j: serde_json::Value =
+            serde_json::from_str(&stdout(&o)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+        assert!(matches!(o.status.code(), Some(0) | Some(3)), "{h}x{w}: {j}");
+        assert_eq!(
+            (j["width"].as_u64(), j["height"].as_u64()),
+            (Some(w as u64), Some(h as u64))
+        );
+        let puzzle = nonohost::puzzle::Puzzle::load(Path::new(&file)).unwrap();
+        for rows in [&j["rows"], &j["other_rows"]] {
+            if rows.is_null() {
+                continue;
+            }
+            let cells: Vec<bool> = rows
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|r| r.as_str().unwrap().chars())
+                .map(|c| c == '#')
+                .collect();
+            assert_eq!(puzzle.check_solution(&cells), Ok(()), "{h}x{w}");
+        }
+    }
+}
+
+/// --max-time stops a search that would run for minutes: exit code 5, the
+/// cells fixed so far, and one JSON object.
+#[test]
+fn max_time_gives_up_with_its_own_exit_code() {
+    let file = temp("hard75x50.txt", &random_picture(50, 75, 50, 12345));
+    let o = nonohost(&["solve", "--json", "--max-time", "1", &file]);
+    assert_eq!(o.status.code(), Some(5), "{}", stdout(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["status"], "gave_up");
+    assert_eq!(j["rows"].as_array().map(|r| r.len()), Some(50));
+    for bad in ["0", "-1", "inf", "nan", "1e300"] {
+        let o = nonohost(&["solve", &format!("--max-time={bad}"), &file]);
+        assert_eq!(o.status.code(), Some(1), "--max-time {bad}");
+        assert!(stderr(&o).contains("--max-time"), "{}", stderr(&o));
+    }
+}
+
+/// A file's goal is checked against the answer.
+#[test]
+fn the_goal_is_checked() {
+    let o = nonohost(&["solve", &example("four.xml")]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("goal: the answer is the file's goal"),
+        "{}",
+        stdout(&o)
+    );
+    let bad = temp(
+        "badgoal.non",
+        "width 4\nheight 4\nrows\n2\n1,1\n3\n1\ncolumns\n1\n1,1\n1,1\n3\ngoal \"0110100101110011\"\n",
+    );
+    let o = nonohost(&["solve", "--json", &bad]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["goal"], "mismatch");
+    assert!(
+        j["goal_message"]
+            .as_str()
+            .unwrap()
+            .contains("row 4 reads 2 but its clue is 1"),
+        "{j}"
+    );
 }

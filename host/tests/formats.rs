@@ -136,7 +136,7 @@ fn non_errors_name_file_line_and_problem() {
     assert!(e.message.contains("row 1: clue 1,2 needs 4 cells"), "{e}");
 
     let e = err("a.non", "width 0\nheight 1\n");
-    assert!(e.message.contains("between 1 and 64"), "{e}");
+    assert!(e.message.contains("between 1 and 1024"), "{e}");
 }
 
 #[test]
@@ -164,8 +164,8 @@ fn picture_errors_name_file_line_and_problem() {
     assert!(e.message.contains("'?' is not a picture cell"), "{e}");
     let e = err("p.txt", "\n  \n");
     assert!(e.message.contains("empty"), "{e}");
-    let e = err("p.txt", &"#".repeat(65));
-    assert!(e.message.contains("longer than 64"), "{e}");
+    let e = err("p.txt", &"#".repeat(1025));
+    assert!(e.message.contains("longer than 1024"), "{e}");
 }
 
 #[test]
@@ -195,6 +195,7 @@ fn the_examples() {
         ("x11x11.txt", Format::Board, 1),
         ("random15x15.txt", Format::Board, 1),
         ("duck.non", Format::Non, 1),
+        ("four.xml", Format::Xml, 1),
         ("smiley.txt", Format::Picture, 1),
         ("several.txt", Format::Board, 2),
         ("nosolution.txt", Format::Board, 0),
@@ -337,4 +338,143 @@ fn byte_order_marks_line_ends_and_tabs() {
     assert_eq!((p.rows, p.columns), (vec![vec![2]], vec![vec![1], vec![1]]));
     let picture = "\u{feff}#.\r\n.#\r\n";
     assert_eq!(parse("p.txt", picture).unwrap().rows, vec![vec![1], vec![1]]);
+    let xml = format!(
+        "\u{feff}{}",
+        FOUR_XML.replace('\n', "\r\n").replace("<count>", "\t<count>")
+    );
+    assert_eq!((parse("p.xml", &xml).unwrap().rows), expected.0);
+}
+
+const FOUR_XML: &str = r#"<?xml version="1.0"?>
+<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">
+<puzzleset>
+<puzzle type="grid" defaultcolor="black">
+<title>Four</title>
+<color name="white" char=".">fff</color>
+<color name="black" char="X">000</color>
+<clues type="columns">
+<line><count>1</count></line>
+<line><count>1</count><count>1</count></line>
+<line><count color="black">1</count><count>1</count></line>
+<line><count>3</count></line>
+</clues>
+<clues type="rows">
+<line><count>2</count></line>
+<line><count>1</count><count>1</count></line>
+<line><count>3</count></line>
+<line><count>1</count></line>
+</clues>
+<solution type="goal">
+<image>
+|.XX.|
+|X..X|
+|.XXX|
+|...X|
+</image>
+</solution>
+</puzzle>
+</puzzleset>
+"#;
+
+#[test]
+fn webpbn_xml() {
+    assert_eq!(detect("x.txt", FOUR_XML), Format::Xml);
+    let p = parse("four.xml", FOUR_XML).unwrap();
+    assert_eq!((p.rows.clone(), p.columns.clone()), four());
+    assert_eq!(p.title.as_deref(), Some("Four"));
+    assert_eq!(p.lines, vec![15, 16, 17, 18, 9, 10, 11, 12]);
+    let (goal, at) = p.goal.clone().unwrap();
+    assert_eq!(at, 20);
+    assert_eq!(p.check_solution(&goal), Ok(()));
+    // Empty lines written <line/>, no colours declared at all.
+    let text = "<puzzleset><puzzle><clues type=\"rows\"><line/><line><count>1</count></line></clues>\
+                <clues type=\"columns\"><line><count>1</count></line></clues></puzzle></puzzleset>";
+    let p = parse("empty.xml", text).unwrap();
+    assert_eq!(p.rows, vec![vec![], vec![1]]);
+    assert!(p.goal.is_none());
+}
+
+#[test]
+fn webpbn_xml_errors_name_file_line_and_problem() {
+    let colour = FOUR_XML.replace(
+        "<color name=\"black\" char=\"X\">000</color>",
+        "<color name=\"black\" char=\"X\">000</color>\n<color name=\"red\" char=\"r\">f00</color>",
+    );
+    let e = err("c.xml", &colour);
+    assert_eq!((e.file.as_str(), e.line), ("c.xml", 4));
+    assert!(e.message.contains("colour puzzles are not supported"), "{e}");
+    let e = err(
+        "c.xml",
+        &FOUR_XML.replace(
+            "<count>3</count></line>\n</clues>",
+            "<count color=\"red\">3</count></line>\n</clues>",
+        ),
+    );
+    assert_eq!(e.line, 12);
+    assert!(e.message.contains("colour 'red'"), "{e}");
+    let e = err(
+        "t.xml",
+        &FOUR_XML.replace("<count>2</count>", "<count>two</count>"),
+    );
+    assert_eq!(e.line, 15);
+    assert!(e.message.contains("not a block length"), "{e}");
+    let e = err(
+        "t.xml",
+        &FOUR_XML.replace(
+            "</clues>\n<clues type=\"rows\">",
+            "</clue>\n<clues type=\"rows\">",
+        ),
+    );
+    assert_eq!(e.line, 13);
+    assert!(e.message.contains("not well-formed XML"), "{e}");
+    let e = err("t.xml", &FOUR_XML.replace("|...X|", "|..X|"));
+    assert_eq!(e.line, 20);
+    assert!(e.message.contains("goal image"), "{e}");
+    let e = err("t.xml", "<puzzleset></puzzleset>");
+    assert!(e.message.contains("no <puzzle>"), "{e}");
+}
+
+#[test]
+fn non_goal_on_one_line_or_as_a_grid() {
+    let base = "width 4\nheight 4\nrows\n2\n1,1\n3\n1\ncolumns\n1\n1,1\n1,1\n3\n";
+    let want: Vec<bool> = "0110100101110001".chars().map(|c| c == '1').collect();
+    for goal in [
+        "goal \"0110100101110001\"\n",
+        "goal 0110100101110001\n",
+        "goal\n.##.\n#..#\n.###\n...#\n",
+        "goal\n\"0110\n1001\n0111\n0001\"\n",
+    ] {
+        let p = parse("g.non", &format!("{base}{goal}")).unwrap();
+        assert_eq!(p.goal, Some((want.clone(), 13)), "{goal}");
+    }
+    // A goal grid, then more keywords.
+    let p = parse("g.non", &format!("goal\n.##.\n#..#\n.###\n...#\n{base}")).unwrap();
+    assert_eq!(p.goal, Some((want.clone(), 1)));
+    let e = err("g.non", &format!("{base}goal \"011010010111000\"\n"));
+    assert_eq!(e.line, 13);
+    assert!(
+        e.message
+            .contains("the goal has 15 cells but the puzzle has 4 x 4 = 16"),
+        "{e}"
+    );
+}
+
+#[test]
+fn non_with_a_missing_row_names_it() {
+    // Simpson's files separate sections with a blank line; that blank is not a row.
+    let e = err(
+        "m.non",
+        "width 4\nheight 5\nrows\n2\n1,1\n3\n1\n\ncolumns\n1\n1,1\n1,1\n3\n",
+    );
+    assert_eq!(e.line, 9);
+    assert!(e.message.contains("row 5 is missing"), "{e}");
+    let e = err(
+        "m.non",
+        "width 5\nheight 4\nrows\n2\n1,1\n3\n1\ncolumns\n1\n1,1\n1,1\n3\n",
+    );
+    assert_eq!(e.line, 8);
+    assert!(e.message.contains("column 5 is missing"), "{e}");
+    // nonogram-db's empty rows written as blank lines still count.
+    let p = parse("b.non", "width 2\nheight 3\nrows\n1\n\n\n\ncolumns\n1\n0\n").unwrap();
+    assert_eq!(p.rows, vec![vec![1], vec![], vec![]]);
 }

@@ -2,13 +2,20 @@
 //! so that a value out of range is a usage error when the command line is
 //! parsed, never a panic or a hang later.
 
-/// Seconds: a finite number above zero.
+/// Most seconds a time flag takes: a year, so that any clock arithmetic on
+/// it stays far from overflow.
+pub const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+/// Seconds: a finite number above zero, at most [`MAX_SECONDS`].
 pub fn positive_seconds(text: &str) -> Result<f64, String> {
     let seconds: f64 = text
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
     if !seconds.is_finite() || seconds <= 0.0 {
         return Err(format!("`{text}`: seconds must be finite and above 0"));
+    }
+    if seconds > MAX_SECONDS {
+        return Err(format!("`{text}`: at most {MAX_SECONDS} seconds (a year)"));
     }
     Ok(seconds)
 }
@@ -37,7 +44,7 @@ mod tests {
 
     #[test]
     fn refuses_what_would_panic_or_hang() {
-        for bad in ["0", "-1", "inf", "NaN", "x", ""] {
+        for bad in ["0", "-1", "inf", "NaN", "x", "", "1e300"] {
             assert!(positive_seconds(bad).is_err(), "{bad}");
         }
         assert_eq!(positive_seconds("0.5"), Ok(0.5));

@@ -1,6 +1,8 @@
-//! Puzzles and the three file formats `nonohost` reads.
+//! Puzzles and the four file formats `nonohost` reads, one module each.
 //!
-//! * Steve Simpson's `.non` format (`width`, `height`, `rows`, `columns`, …);
+//! * Steve Simpson's `.non` format (`width`, `height`, `rows`, `columns`,
+//!   `goal`, …), as nonogram-db and pbnsolve write it;
+//! * webpbn's XML (black and white puzzles; colour ones are refused);
 //! * the project's own `board.txt` (a `rows` and a `columns` section);
 //! * a picture (`#` filled, `.` empty), from which the clues are derived.
 //!
@@ -8,13 +10,19 @@
 //! content; every malformed file gives a [`ParseError`] naming the file, the
 //! line and the problem. No input panics.
 
-use nonogram_hdl::options::clue_of;
+mod board;
+mod non;
+mod picture;
+mod xml;
+
+use nonogram_hdl::options::clue_of_cells;
 use std::fmt;
 use std::path::Path;
 
-/// Longest line the host handles (rows or columns); the board takes fewer
-/// ([`nonogram_hdl::params::MAX_LINE`]).
-pub const MAX_HOST_LINE: usize = 64;
+/// Most rows or columns the host handles (its software solver's limit); the
+/// board takes fewer ([`nonogram_hdl::params::MAX_LINE`], and 64 for the
+/// clue engine).
+pub const MAX_HOST_LINE: usize = crate::solver::MAX_CELLS;
 
 /// A puzzle file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +33,8 @@ pub enum Format {
     Board,
     /// A grid of `#` and `.`.
     Picture,
+    /// webpbn's XML (`<puzzleset>`, `<puzzle>`, `<clues>`).
+    Xml,
 }
 
 impl Format {
@@ -33,6 +43,7 @@ impl Format {
             Format::Non => ".non",
             Format::Board => "board.txt",
             Format::Picture => "picture",
+            Format::Xml => "webpbn XML",
         }
     }
 }
@@ -70,6 +81,9 @@ pub struct Puzzle {
     pub lines: Vec<usize>,
     /// For a picture: the picture itself (row-major).
     pub picture: Option<Vec<bool>>,
+    /// The solution the file says is intended (`.non`'s `goal`, webpbn's
+    /// goal image), row-major, and the line it is on.
+    pub goal: Option<(Vec<bool>, usize)>,
 }
 
 impl Puzzle {
@@ -89,6 +103,7 @@ impl Puzzle {
             columns,
             lines,
             picture: None,
+            goal: None,
         }
     }
 
@@ -171,16 +186,17 @@ impl Puzzle {
         let text = text.as_str();
         let format = format.unwrap_or_else(|| detect(name, text));
         let mut puzzle = match format {
-            Format::Non => parse_non(name, text)?,
-            Format::Board => parse_board(name, text)?,
-            Format::Picture => parse_picture(name, text)?,
+            Format::Non => non::parse(name, text)?,
+            Format::Board => board::parse(name, text)?,
+            Format::Picture => picture::parse(name, text)?,
+            Format::Xml => xml::parse(name, text)?,
         };
         puzzle.name = name.to_string();
         puzzle.check()?;
         Ok(puzzle)
     }
 
-    /// Checks the size (1..=64 rows and columns) and that every clue fits its line.
+    /// Checks the size (1..=[`MAX_HOST_LINE`] rows and columns) and that every clue fits its line.
     pub fn check(&self) -> Result<(), ParseError> {
         let err = |line: usize, message: String| ParseError {
             file: self.name.clone(),
@@ -221,10 +237,8 @@ impl Puzzle {
         if cells.len() != w * h {
             return Err(format!("{} cells, expected {}", cells.len(), w * h));
         }
-        let word =
-            |it: &mut dyn Iterator<Item = bool>| it.enumerate().fold(0u64, |a, (i, b)| a | (b as u64) << i);
         for r in 0..h {
-            let got = clue_of(word(&mut (0..w).map(|c| cells[r * w + c])), w);
+            let got = clue_of_cells((0..w).map(|c| cells[r * w + c]));
             if got != self.rows[r] {
                 return Err(format!(
                     "row {} reads {} but its clue is {}",
@@ -235,7 +249,7 @@ impl Puzzle {
             }
         }
         for c in 0..w {
-            let got = clue_of(word(&mut (0..h).map(|r| cells[r * w + c])), h);
+            let got = clue_of_cells((0..h).map(|r| cells[r * w + c]));
             if got != self.columns[c] {
                 return Err(format!(
                     "column {} reads {} but its clue is {}",
@@ -305,11 +319,15 @@ pub fn clue_text(clue: &[usize], sep: &str) -> String {
 }
 
 /// Guesses the format: `.non` by extension or by a `width`/`height` line;
+/// webpbn XML by extension (`.xml`, `.pbn`) or a leading `<`;
 /// board.txt by a `rows`/`columns` section header; a picture otherwise.
 pub fn detect(name: &str, text: &str) -> Format {
     let lower = name.to_ascii_lowercase();
     if lower.ends_with(".non") {
         return Format::Non;
+    }
+    if lower.ends_with(".xml") || lower.ends_with(".pbn") || text.trim_start().starts_with('<') {
+        return Format::Xml;
     }
     let mut header = false;
     for line in text.lines() {
@@ -330,19 +348,19 @@ pub fn detect(name: &str, text: &str) -> Format {
     }
 }
 
-fn strip_comment(line: &str) -> &str {
+pub(crate) fn strip_comment(line: &str) -> &str {
     match line.find('#') {
         Some(i) => &line[..i],
         None => line,
     }
 }
 
-struct Errors<'a> {
-    file: &'a str,
+pub(crate) struct Errors<'a> {
+    pub(crate) file: &'a str,
 }
 
 impl Errors<'_> {
-    fn at(&self, line: usize, message: impl Into<String>) -> ParseError {
+    pub(crate) fn at(&self, line: usize, message: impl Into<String>) -> ParseError {
         ParseError {
             file: self.file.to_string(),
             line,
@@ -353,7 +371,7 @@ impl Errors<'_> {
 
 /// Parses a clue: numbers separated by commas and/or spaces; `0` or `-` alone
 /// is the empty clue; zeros are dropped.
-fn parse_clue(text: &str, e: &Errors, line: usize) -> Result<Vec<usize>, ParseError> {
+pub(crate) fn parse_clue(text: &str, e: &Errors, line: usize) -> Result<Vec<usize>, ParseError> {
     let text = text.trim();
     if text.is_empty() || text == "-" {
         return Ok(Vec::new());
@@ -386,7 +404,7 @@ fn parse_clue(text: &str, e: &Errors, line: usize) -> Result<Vec<usize>, ParseEr
     Ok(clue)
 }
 
-fn parse_dimension(word: &str, rest: &str, e: &Errors, line: usize) -> Result<usize, ParseError> {
+pub(crate) fn parse_dimension(word: &str, rest: &str, e: &Errors, line: usize) -> Result<usize, ParseError> {
     let value = rest.trim();
     let n: usize = value
         .parse()
@@ -395,301 +413,6 @@ fn parse_dimension(word: &str, rest: &str, e: &Errors, line: usize) -> Result<us
         return Err(e.at(line, format!("{word} {n}: must be between 1 and {MAX_HOST_LINE}")));
     }
     Ok(n)
-}
-
-/// Steve Simpson's `.non` format. Keywords in any order; `width w` (or
-/// `columns w`) and `height h` (or `rows h`) give the size; a line `rows`
-/// (`columns`) is followed by h (w) clue lines, comma-separated. Blank lines
-/// in a section are ignored when the non-blank ones are exactly the count,
-/// else they are empty clues. Lines that begin with another word are
-/// properties (title, by, copyright, goal, …) and are ignored.
-fn parse_non(file: &str, text: &str) -> Result<Puzzle, ParseError> {
-    let e = Errors { file };
-    let lines: Vec<&str> = text.lines().collect();
-    let mut width = None;
-    let mut height = None;
-    let mut title = None;
-    // First pass: the size (it may come after the sections).
-    for (i, raw) in lines.iter().enumerate() {
-        let line = raw.trim();
-        let (word, rest) = split_word(line);
-        let word = word.to_ascii_lowercase();
-        let set = |slot: &mut Option<(usize, usize)>, what: &str| -> Result<(), ParseError> {
-            let n = parse_dimension(what, rest, &e, i + 1)?;
-            if let Some((m, at)) = *slot {
-                if m != n {
-                    return Err(e.at(i + 1, format!("{what} {n} contradicts {what} {m} on line {at}")));
-                }
-            }
-            *slot = Some((n, i + 1));
-            Ok(())
-        };
-        match word.as_str() {
-            "width" => set(&mut width, "width")?,
-            "height" => set(&mut height, "height")?,
-            "columns" if !rest.trim().is_empty() => set(&mut width, "width")?,
-            "rows" if !rest.trim().is_empty() => set(&mut height, "height")?,
-            "title" => title = Some(unquote(rest.trim()).to_string()),
-            _ => {}
-        }
-    }
-    let (width, _) = width.ok_or_else(|| e.at(0, "no 'width' line: not a valid .non file"))?;
-    let (height, _) = height.ok_or_else(|| e.at(0, "no 'height' line: not a valid .non file"))?;
-
-    let mut rows: Option<(Vec<Vec<usize>>, Vec<usize>)> = None;
-    let mut columns: Option<(Vec<Vec<usize>>, Vec<usize>)> = None;
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i].trim();
-        let (word, rest) = split_word(line);
-        let word = word.to_ascii_lowercase();
-        let is_section = (word == "rows" || word == "columns") && rest.trim().is_empty();
-        if is_section {
-            let (count, slot, what) = if word == "rows" {
-                (height, &mut rows, "row")
-            } else {
-                (width, &mut columns, "column")
-            };
-            if slot.is_some() {
-                return Err(e.at(i + 1, format!("a second '{word}' section")));
-            }
-            // The section: lines up to the next line that begins with a letter.
-            let start = i + 1;
-            let mut end = start;
-            while end < lines.len() && !starts_with_letter(lines[end]) {
-                end += 1;
-            }
-            let section: Vec<(usize, &str)> = (start..end).map(|j| (j + 1, lines[j].trim())).collect();
-            let filled: Vec<(usize, &str)> = section.iter().copied().filter(|(_, l)| !l.is_empty()).collect();
-            let chosen: Vec<(usize, &str)> = if filled.len() >= count {
-                if filled.len() > count {
-                    let (at, _) = filled[count];
-                    return Err(e.at(
-                        at,
-                        format!(
-                            "more {what} clues than the {} ({count})",
-                            if what == "row" { "height" } else { "width" }
-                        ),
-                    ));
-                }
-                filled
-            } else {
-                // Blank lines are empty clues: drop trailing blanks, then
-                // leading ones if still too many.
-                let mut s: &[(usize, &str)] = &section;
-                while s.len() > count && s.last().is_some_and(|(_, l)| l.is_empty()) {
-                    s = &s[..s.len() - 1];
-                }
-                while s.len() > count && s.first().is_some_and(|(_, l)| l.is_empty()) {
-                    s = &s[1..];
-                }
-                if s.len() != count {
-                    let at = if end < lines.len() { end + 1 } else { i + 1 };
-                    return Err(e.at(
-                        at,
-                        format!(
-                            "'{word}' section has {} clue lines ({} blank), expected {count}",
-                            filled.len(),
-                            section.len() - filled.len()
-                        ),
-                    ));
-                }
-                s.to_vec()
-            };
-            let mut clues = Vec::with_capacity(count);
-            let mut at = Vec::with_capacity(count);
-            for (n, l) in chosen {
-                clues.push(parse_clue(l, &e, n)?);
-                at.push(n);
-            }
-            *slot = Some((clues, at));
-            i = end;
-            continue;
-        }
-        if !line.is_empty() && !starts_with_letter(line) && !line.starts_with('#') {
-            return Err(e.at(i + 1, format!("'{line}' is outside a rows or columns section")));
-        }
-        i += 1;
-    }
-    let (rows, row_at) = rows.ok_or_else(|| e.at(0, "no 'rows' section"))?;
-    let (columns, column_at) = columns.ok_or_else(|| e.at(0, "no 'columns' section"))?;
-    Ok(Puzzle {
-        name: file.to_string(),
-        title,
-        rows,
-        columns,
-        lines: row_at.into_iter().chain(column_at).collect(),
-        picture: None,
-    })
-}
-
-fn split_word(line: &str) -> (&str, &str) {
-    let line = line.trim_start();
-    match line.find(char::is_whitespace) {
-        Some(i) => (&line[..i], &line[i..]),
-        None => (line, ""),
-    }
-}
-
-fn starts_with_letter(line: &str) -> bool {
-    line.trim_start()
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic())
-}
-
-fn unquote(s: &str) -> &str {
-    s.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(s)
-}
-
-/// The project's board.txt: see README-host.md.
-fn parse_board(file: &str, text: &str) -> Result<Puzzle, ParseError> {
-    let e = Errors { file };
-    #[derive(PartialEq)]
-    enum Section {
-        None,
-        Rows,
-        Columns,
-    }
-    let mut section = Section::None;
-    let mut rows = Vec::new();
-    let mut columns = Vec::new();
-    let mut row_at = Vec::new();
-    let mut column_at = Vec::new();
-    let mut seen = (0usize, 0usize);
-    for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = strip_comment(raw).trim();
-        if line.is_empty() {
-            continue;
-        }
-        let header = line.strip_suffix(':').unwrap_or(line).trim().to_ascii_lowercase();
-        match header.as_str() {
-            "rows" => {
-                if seen.0 != 0 {
-                    return Err(e.at(
-                        n,
-                        format!("a second 'rows' section (the first is on line {})", seen.0),
-                    ));
-                }
-                seen.0 = n;
-                section = Section::Rows;
-                continue;
-            }
-            "columns" => {
-                if seen.1 != 0 {
-                    return Err(e.at(
-                        n,
-                        format!("a second 'columns' section (the first is on line {})", seen.1),
-                    ));
-                }
-                seen.1 = n;
-                section = Section::Columns;
-                continue;
-            }
-            _ => {}
-        }
-        let clue = parse_clue(line, &e, n)?;
-        match section {
-            Section::None => {
-                return Err(e.at(
-                    n,
-                    format!("'{line}' comes before any 'rows:' or 'columns:' header"),
-                ));
-            }
-            Section::Rows => {
-                rows.push(clue);
-                row_at.push(n);
-            }
-            Section::Columns => {
-                columns.push(clue);
-                column_at.push(n);
-            }
-        }
-    }
-    if seen.0 == 0 {
-        return Err(e.at(0, "no 'rows:' section"));
-    }
-    if seen.1 == 0 {
-        return Err(e.at(0, "no 'columns:' section"));
-    }
-    if rows.is_empty() {
-        return Err(e.at(seen.0, "the 'rows:' section is empty"));
-    }
-    if columns.is_empty() {
-        return Err(e.at(seen.1, "the 'columns:' section is empty"));
-    }
-    Ok(Puzzle {
-        name: file.to_string(),
-        title: None,
-        rows,
-        columns,
-        lines: row_at.into_iter().chain(column_at).collect(),
-        picture: None,
-    })
-}
-
-/// A picture: one line per row, `#`, `X`, `x`, `1`, `*` filled, `.`, `-`,
-/// `0`, `_` empty; spaces and tabs between cells are ignored; blank lines
-/// before and after the picture are ignored.
-fn parse_picture(file: &str, text: &str) -> Result<Puzzle, ParseError> {
-    let e = Errors { file };
-    let lines: Vec<&str> = text.lines().collect();
-    let first = lines.iter().position(|l| !l.trim().is_empty());
-    let Some(first) = first else {
-        return Err(e.at(0, "the file is empty"));
-    };
-    let last = lines.iter().rposition(|l| !l.trim().is_empty()).unwrap_or(first);
-    let mut cells = Vec::new();
-    let mut width = None;
-    for (j, line) in lines.iter().enumerate().take(last + 1).skip(first) {
-        let n = j + 1;
-        if line.trim().is_empty() {
-            return Err(e.at(n, "blank line inside the picture"));
-        }
-        let mut count = 0;
-        for ch in line.chars() {
-            match ch {
-                '#' | 'X' | 'x' | '1' | '*' => cells.push(true),
-                '.' | '-' | '0' | '_' => cells.push(false),
-                c if c.is_whitespace() => continue,
-                c => {
-                    return Err(e.at(
-                        n,
-                        format!(
-                            "'{}' is not a picture cell (use # for filled, . for empty); \
-                             not a .non file (no width/height) nor a board.txt (no rows:/columns: header) either",
-                            c.escape_default()
-                        ),
-                    ))
-                }
-            }
-            count += 1;
-            if count > MAX_HOST_LINE {
-                return Err(e.at(n, format!("the row is longer than {MAX_HOST_LINE} cells")));
-            }
-        }
-        match width {
-            None => width = Some(count),
-            Some(w) if w != count => {
-                return Err(e.at(n, format!("this row has {count} cells, the first row has {w}")));
-            }
-            _ => {}
-        }
-    }
-    let width = width.unwrap_or(0);
-    let height = last + 1 - first;
-    if height > MAX_HOST_LINE {
-        return Err(e.at(
-            0,
-            format!("the picture has {height} rows; at most {MAX_HOST_LINE}"),
-        ));
-    }
-    let mut p = Puzzle::from_picture(file, height, width, &cells);
-    p.lines = (first + 1..=last + 1)
-        .chain(std::iter::repeat_n(0, width))
-        .collect();
-    Ok(p)
 }
 
 #[cfg(test)]
