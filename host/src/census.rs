@@ -424,6 +424,8 @@ pub fn run(args: &Args) -> i32 {
     let ok = counts.inconsistencies == 0 && matches != Some(false);
     if args.json {
         let j = serde_json::json!({
+            "status": if ok { "ok" } else { "mismatch" },
+            "error": null,
             "rows": rows,
             "columns": columns,
             "grids": counts.grids,

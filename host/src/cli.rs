@@ -230,7 +230,7 @@ pub struct EncodeArgs {
 
 #[derive(Args, Debug)]
 pub struct PortsArgs {
-    /// Print a JSON array.
+    /// Print one JSON object (`ports`: the list).
     #[arg(long)]
     pub json: bool,
 }
@@ -276,15 +276,32 @@ fn load(args: &PuzzleArgs) -> Result<Puzzle, crate::puzzle::ParseError> {
     }
 }
 
+/// Prints a report: the JSON object on stdout with `--json`; else the text,
+/// on stderr when it is an error.
 fn print_report(report: &Report, json: bool) -> i32 {
     if json {
         println!("{}", report.to_json());
     } else if report.status == Status::Error && report.puzzle.is_none() {
         eprintln!("error: {}", report.error.as_deref().unwrap_or("unknown"));
+    } else if report.status == Status::Error {
+        eprint!("{}", report.to_text());
     } else {
         print!("{}", report.to_text());
     }
     report.exit_code()
+}
+
+/// A usage or input error: on stderr, and as `{"status": "error", "error": …}`
+/// on stdout with `--json`. Returns the exit code.
+pub fn usage_error(error: &dyn std::fmt::Display, json: bool) -> i32 {
+    eprintln!("error: {error}");
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({"status": "error", "error": error.to_string()})
+        );
+    }
+    exit::ERROR
 }
 
 /// Runs the command line `args` (with the program name first) and returns the exit code.
@@ -293,14 +310,27 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
-                _ => exit::ERROR,
-            };
+            if matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            ) {
+                return 0;
+            }
+            // Scripts that asked for JSON still get one object.
+            if args.iter().any(|a| a == "--json") {
+                let text = e.render().to_string();
+                let error = text.lines().next().unwrap_or("").trim_start_matches("error: ");
+                println!(
+                    "{}",
+                    serde_json::json!({"status": "error", "error": format!("usage: {error}")})
+                );
+            }
+            return exit::ERROR;
         }
     };
     match cli.command {
@@ -375,7 +405,14 @@ fn send(a: &SendArgs) -> i32 {
         search: a.search.options(config.progress),
         link: config,
     };
-    if link.sim.is_some() {
+    // A pseudo-terminal is the simulated board's, ours (--sim) or a separate
+    // nonosim's: it swallows the bytes at once and the simulation may run
+    // slower than the wire, so allow for the simulation's pace.
+    let pty = a
+        .port
+        .as_deref()
+        .is_some_and(|p| std::fs::canonicalize(p).is_ok_and(|p| p.starts_with("/dev/pts")));
+    if link.sim.is_some() || pty {
         // The simulated board shows the core a silent line only after a
         // longer real-time quiet than a real line needs.
         options.link.idle_before = options.link.idle_before.max(2 * nonogram_sim::QUIET_BEFORE_IDLE);
@@ -481,7 +518,15 @@ fn info(a: &InfoArgs) -> i32 {
         clue_capacity_error: fits_clues.as_ref().err().map(|e| e.message.clone()),
     };
     if a.json {
-        println!("{}", serde_json::to_string(&j).unwrap_or_default());
+        let mut v = serde_json::to_value(&j).unwrap_or_default();
+        v["status"] = (if j.fits || j.fits_clues {
+            "ok"
+        } else {
+            "over_capacity"
+        })
+        .into();
+        v["error"] = serde_json::Value::Null;
+        println!("{v}");
     } else {
         let list = |v: &[u64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ");
         let title = j
@@ -572,10 +617,7 @@ fn encode(a: &EncodeArgs) -> i32 {
 fn ports(a: &PortsArgs) -> i32 {
     let entries = match link::list_ports() {
         Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return exit::ERROR;
-        }
+        Err(e) => return usage_error(&e, a.json),
     };
     if a.json {
         let v: Vec<serde_json::Value> = entries
@@ -591,7 +633,10 @@ fn ports(a: &PortsArgs) -> i32 {
                 })
             })
             .collect();
-        println!("{}", serde_json::Value::Array(v));
+        println!(
+            "{}",
+            serde_json::json!({"status": "ok", "error": null, "ports": v})
+        );
     } else if entries.is_empty() {
         println!("no serial ports found");
     } else {

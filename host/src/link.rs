@@ -414,9 +414,27 @@ pub fn exchange(
     }
     bar.finish_and_clear();
     let send_seconds = start.elapsed().as_secs_f64();
+    // A port that swallowed the bytes faster than the line rate (a
+    // pseudo-terminal, a USB UART's buffer) has not put them on the wire
+    // yet: the timer allows for the wire time still to come.
+    let unsent = crate::wire::wire_seconds(sent as u64, baud) - start.elapsed().as_secs_f64();
+    let reply_timeout = reply_timeout + Duration::from_secs_f64(unsent.max(0.0));
     let (reply, used) = match early {
         Some(r) => r,
-        None => wait_reply(port, &mut received, reply_timeout, sent, bytes.len())?,
+        None => {
+            let spinner = if config.progress {
+                let spinner = ProgressBar::new_spinner();
+                spinner.set_message("waiting for the board");
+                spinner.enable_steady_tick(Duration::from_millis(100));
+                spinner
+            } else {
+                ProgressBar::hidden()
+            };
+            let reply = drain_output(port, stall)
+                .and_then(|()| wait_reply(port, &mut received, reply_timeout, sent, bytes.len()));
+            spinner.finish_and_clear();
+            reply?
+        }
     };
     received.truncate(used);
     Ok(Exchange {
@@ -480,6 +498,31 @@ fn read_available(port: &mut dyn SerialPort, into: &mut Vec<u8>) -> Result<(), L
     }
 }
 
+/// Waits until the port has handed every written byte on (its output queue
+/// is empty), as long as the queue keeps shrinking at least every `stall`:
+/// behind a pseudo-terminal, the queue empties only as fast as the board
+/// (a simulator, perhaps slower than the wire) reads it.
+fn drain_output(port: &mut dyn SerialPort, stall: Duration) -> Result<(), LinkError> {
+    let mut last = u32::MAX;
+    let mut since = Instant::now();
+    loop {
+        // A port that cannot tell (not every driver can) counts as drained.
+        let queued = port.bytes_to_write().unwrap_or(0);
+        if queued == 0 {
+            return Ok(());
+        }
+        if queued < last {
+            last = queued;
+            since = Instant::now();
+        } else if since.elapsed() > stall {
+            return Ok(()); // the reply timer takes over
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Reads until a whole reply has arrived; the timer starts again with every
+/// byte that arrives, so a slow reply in progress is not cut off.
 fn wait_reply(
     port: &mut dyn SerialPort,
     received: &mut Vec<u8>,
@@ -487,7 +530,7 @@ fn wait_reply(
     sent: usize,
     total: usize,
 ) -> Result<(Reply, usize), LinkError> {
-    let deadline = Instant::now() + timeout;
+    let mut deadline = Instant::now() + timeout;
     let mut buf = [0u8; 1024];
     loop {
         match decode_reply(received) {
@@ -514,7 +557,10 @@ fn wait_reply(
             .map_err(io::Error::from)?;
         match port.read(&mut buf) {
             Ok(0) => std::thread::sleep(Duration::from_millis(5)),
-            Ok(n) => received.extend_from_slice(&buf[..n]),
+            Ok(n) => {
+                received.extend_from_slice(&buf[..n]);
+                deadline = Instant::now() + timeout;
+            }
             Err(e)
                 if matches!(
                     e.kind(),

@@ -436,7 +436,7 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> (Stats, Vec<Failure>) {
 }
 
 fn print_failure(f: &Failure) {
-    println!(
+    eprintln!(
         "DISAGREEMENT on {} ({}x{}, {}):",
         f.puzzle.title.as_deref().unwrap_or(&f.puzzle.name),
         f.puzzle.height(),
@@ -448,10 +448,10 @@ fn print_failure(f: &Failure) {
         }
     );
     for d in &f.differences {
-        println!("  {d}");
+        eprintln!("  {d}");
     }
     if let Some(file) = &f.file {
-        println!("  written to {}", file.display());
+        eprintln!("  written to {}", file.display());
     }
 }
 
@@ -520,15 +520,11 @@ pub fn run(args: &Args) -> i32 {
     }
     let sizes = args.sizes.clone().unwrap_or(args.size..=args.size);
     if let Err(e) = parse_sizes(&format!("{}..={}", sizes.start(), sizes.end())) {
-        eprintln!("error: {e}");
-        return crate::exit::ERROR;
+        return crate::cli::usage_error(&e, args.json);
     }
     if !(0.0..=1.0).contains(&args.density) {
-        eprintln!(
-            "error: the density is a probability (0 to 1), not {}",
-            args.density
-        );
-        return crate::exit::ERROR;
+        let e = format!("the density is a probability (0 to 1), not {}", args.density);
+        return crate::cli::usage_error(&e, args.json);
     }
     let config = Config {
         sizes: sizes.clone(),
@@ -562,6 +558,8 @@ pub fn run(args: &Args) -> i32 {
     let ok = stats.disagreements == 0 && stats.given_up == 0;
     if args.json {
         let j = serde_json::json!({
+            "status": if ok { "ok" } else { "disagreement" },
+            "error": null,
             "sizes": [sizes.start(), sizes.end()],
             "density": config.density,
             "seed": config.seed,
@@ -689,7 +687,11 @@ fn replay(files: &[PathBuf], json: bool) -> i32 {
         }
     }
     if json {
-        println!("{}", serde_json::json!({"replay": results, "ok": ok}));
+        let status = if ok { "ok" } else { "disagreement" };
+        println!(
+            "{}",
+            serde_json::json!({"status": status, "error": null, "replay": results, "ok": ok})
+        );
     }
     if ok {
         crate::exit::SOLVED

@@ -202,8 +202,14 @@ fn over_capacity_is_refused_before_sending() {
     let o = nonohost(&["info", "--json", &big]);
     assert_eq!(o.status.code(), Some(0));
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!((j["fits"].as_bool(), j["fits_clues"].as_bool()), (Some(false), Some(true)));
-    assert_eq!(j["clue_bytes"], nonohost::wire::clue_bytes(&nonohost::puzzle::Puzzle::load(Path::new(&big)).unwrap()));
+    assert_eq!(
+        (j["fits"].as_bool(), j["fits_clues"].as_bool()),
+        (Some(false), Some(true))
+    );
+    assert_eq!(
+        j["clue_bytes"],
+        nonohost::wire::clue_bytes(&nonohost::puzzle::Puzzle::load(Path::new(&big)).unwrap())
+    );
     let out = temp("big.bin", "");
     assert_eq!(nonohost(&["encode", &big, "-o", &out]).status.code(), Some(4));
     // But software solves it (the puzzle has many solutions).
@@ -238,9 +244,9 @@ fn port_errors() {
     let o = nonohost(&["send", "--port", "/dev/ttyNOSUCHPORT", &example("4x4.txt")]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stdout(&o).contains("serial port /dev/ttyNOSUCHPORT does not exist"),
+        stderr(&o).contains("serial port /dev/ttyNOSUCHPORT does not exist"),
         "{}",
-        stdout(&o)
+        stderr(&o)
     );
     // The simulated board answers where no port is needed.
     let o = nonohost(&["send", "--sim", &example("4x4.txt")]);
@@ -249,9 +255,43 @@ fn port_errors() {
     let o = nonohost(&["ports"]);
     assert_eq!(o.status.code(), Some(0));
     let o = nonohost(&["ports", "--json"]);
-    assert!(serde_json::from_str::<serde_json::Value>(&stdout(&o))
-        .unwrap()
-        .is_array());
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(j["ports"].is_array());
+}
+
+/// With --json, stdout holds exactly one JSON object, with `status` and
+/// `error`, whatever happens; diagnostics go to stderr.
+#[test]
+fn json_is_one_object_for_every_subcommand() {
+    let four = example("4x4.txt");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["solve", &four], "solved"),
+        (vec!["solve", "/no/such.non"], "error"),
+        (vec!["solve", "--max-time", "x", &four], "error"),
+        (vec!["send", "--port", "/dev/ttyNOSUCHPORT", &four], "error"),
+        (vec!["info", &four], "ok"),
+        (vec!["info", "/no/such.non"], "error"),
+        (vec!["ports"], "ok"),
+        (vec!["census", "--size", "2", "--quiet"], "ok"),
+        (vec!["census", "--size", "9x9"], "error"),
+        (vec!["sweep", "--count", "2", "--size", "4", "--quiet"], "ok"),
+        (vec!["sweep", "--density", "2"], "error"),
+    ];
+    for (mut args, status) in cases {
+        args.push("--json");
+        let o = nonohost(&args);
+        let out = stdout(&o);
+        assert_eq!(out.trim_end().lines().count(), 1, "{args:?}: {out}");
+        let j: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"));
+        assert_eq!(j["status"], status, "{args:?}: {out}");
+        assert!(j.get("error").is_some(), "{args:?}: {out}");
+        assert_eq!(j["error"].is_null(), status != "error", "{args:?}: {out}");
+    }
+    // Without --json, a port error is a diagnostic: stderr only.
+    let o = nonohost(&["send", "--port", "/dev/ttyNOSUCHPORT", &four]);
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("ttyNOSUCHPORT"), "{}", stderr(&o));
 }
 
 #[test]
