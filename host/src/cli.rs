@@ -23,8 +23,8 @@ Exit codes:
   4  over the board's capacity: refused before sending (or by the board)
   5  the software search gave up (--max-time, or Ctrl-C) before it decided
 
-Puzzle files: .non (Steve Simpson's format), board.txt (rows:/columns: sections),
-or a picture of # (filled) and . (empty); the format is detected.";
+Puzzle files: .non (Steve Simpson's format), webpbn XML, board.txt (rows:/columns:
+sections), or a picture of # (filled) and . (empty); the format is detected.";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -90,6 +90,7 @@ pub enum FormatArg {
     Non,
     Board,
     Picture,
+    Xml,
 }
 
 impl From<FormatArg> for Format {
@@ -98,13 +99,14 @@ impl From<FormatArg> for Format {
             FormatArg::Non => Format::Non,
             FormatArg::Board => Format::Board,
             FormatArg::Picture => Format::Picture,
+            FormatArg::Xml => Format::Xml,
         }
     }
 }
 
 #[derive(Args, Debug)]
 pub struct PuzzleArgs {
-    /// The puzzle file (.non, board.txt, or a picture).
+    /// The puzzle file (.non, webpbn .xml, board.txt, or a picture); `-` reads standard input.
     pub file: PathBuf,
     /// Read the file in this format instead of detecting it.
     #[arg(long, value_enum)]
@@ -262,18 +264,7 @@ pub fn open_link(args: &SendArgs, engine: Engine) -> anyhow::Result<Link> {
 }
 
 fn load(args: &PuzzleArgs) -> Result<Puzzle, crate::puzzle::ParseError> {
-    match args.format {
-        None => Puzzle::load(&args.file),
-        Some(f) => {
-            let name = args.file.display().to_string();
-            let text = std::fs::read_to_string(&args.file).map_err(|e| crate::puzzle::ParseError {
-                file: name.clone(),
-                line: 0,
-                message: format!("cannot read the file: {e}"),
-            })?;
-            Puzzle::parse(&name, &text, Some(f.into()))
-        }
-    }
+    Puzzle::load_as(&args.file, args.format.map(Format::from))
 }
 
 /// Prints a report: the JSON object on stdout with `--json`; else the text,

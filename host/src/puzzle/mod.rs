@@ -144,6 +144,11 @@ impl Puzzle {
     /// Reads a puzzle file, picking the format by extension and content;
     /// `-` reads standard input (the format then comes from the content).
     pub fn load(path: &Path) -> Result<Puzzle, ParseError> {
+        Puzzle::load_as(path, None)
+    }
+
+    /// Reads a puzzle file in `format`, or the detected format (see [`Puzzle::load`]).
+    pub fn load_as(path: &Path, format: Option<Format>) -> Result<Puzzle, ParseError> {
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
             "<stdin>".to_string()
@@ -170,7 +175,7 @@ impl Puzzle {
                 message: "the file is not UTF-8 text".into(),
             }
         })?;
-        Puzzle::parse(&name, &text, None)
+        Puzzle::parse(&name, &text, format)
     }
 
     /// Parses `text` (from file `name`) in `format`, or the detected format.
