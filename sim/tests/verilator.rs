@@ -1,5 +1,6 @@
 //! The Verilog that RustHDL emits for the whole core, Verilated, against
-//! RustHDL's own simulation of the same core (`CoreDriver`): the same host
+//! RustHDL's own simulation of the same core (`CoreDriver`), for both cores:
+//! the DNF core (protocol v1) and the clue core (protocol v2). The same host
 //! bytes go in at the same cycles, and every byte out of `tx` (and the cycle it
 //! completes on), every framing error and every change of `phase` must be the
 //! same. RustHDL's simulator and its Verilog can disagree (operator widths,
@@ -12,7 +13,8 @@
 //! Without Verilator the test is skipped with a notice, unless `CI` is set
 //! (CI installs Verilator and must check).
 
-use nonogram_hdl::driver::CoreDriver;
+use nonogram_hdl::board_model::{BoardModel, Engine};
+use nonogram_hdl::driver::{CoreDriver, SerialCore};
 use nonogram_hdl::model::{self, Verdict};
 use nonogram_hdl::options::LineOptions;
 use nonogram_hdl::protocol::{
@@ -79,6 +81,8 @@ enum Expect {
     Refused(u8, u8),
     /// A reply cut short at a message boundary, then a whole one matching the verdict.
     CutThenVerdict(Verdict),
+    /// Exactly these bytes (the board model's reply).
+    Bytes(Vec<u8>),
     /// Anything (not checked against the model; still compared with the Verilog).
     Any,
 }
@@ -94,12 +98,24 @@ struct Step {
 #[derive(Clone, Debug)]
 struct Session {
     name: &'static str,
+    /// The core it runs on.
+    engine: Engine,
     steps: Vec<Step>,
 }
 
 impl Session {
     fn new(name: &'static str) -> Session {
-        Session { name, steps: vec![] }
+        Session {
+            name,
+            engine: Engine::Dnf,
+            steps: vec![],
+        }
+    }
+    fn on_clue_core(name: &'static str) -> Session {
+        Session {
+            engine: Engine::Clues,
+            ..Session::new(name)
+        }
     }
     fn step(&mut self, wait: Wait, what: impl Into<String>, bytes: Vec<u8>, expect: Expect) {
         self.steps.push(Step {
@@ -369,13 +385,20 @@ struct DriverRun {
 }
 
 fn run_driver(session: &Session) -> DriverRun {
-    let mut driver = CoreDriver::new(CPB);
+    match session.engine {
+        Engine::Dnf => run_driver_on::<nonogram_hdl::core::NonogramCore>(session),
+        Engine::Clues => run_driver_on::<nonogram_hdl::clue_core::ClueCore>(session),
+    }
+}
+
+fn run_driver_on<C: SerialCore>(session: &Session) -> DriverRun {
+    let mut driver = CoreDriver::<C>::with_core(CPB);
     let mut events = Events::default();
     let mut last_phase = driver.phase();
     events.phases.push((0, last_phase));
     let mut last_errors = 0;
     let start = Instant::now();
-    let mut step = |driver: &mut CoreDriver, events: &mut Events| {
+    let mut step = |driver: &mut CoreDriver<C>, events: &mut Events| {
         driver.step();
         let cycle = driver.cycles();
         for byte in driver.take_received() {
@@ -391,18 +414,19 @@ fn run_driver(session: &Session) -> DriverRun {
             events.framing_errors.push(cycle);
         }
     };
-    let until_quiet =
-        |driver: &mut CoreDriver, events: &mut Events, step: &mut dyn FnMut(&mut CoreDriver, &mut Events)| {
-            let from = driver.cycles();
-            while !driver.quiet() {
-                assert!(
-                    driver.cycles() - from < MAX_WAIT,
-                    "{}: the RustHDL core did not go quiet",
-                    session.name
-                );
-                step(driver, events);
-            }
-        };
+    let until_quiet = |driver: &mut CoreDriver<C>,
+                       events: &mut Events,
+                       step: &mut dyn FnMut(&mut CoreDriver<C>, &mut Events)| {
+        let from = driver.cycles();
+        while !driver.quiet() {
+            assert!(
+                driver.cycles() - from < MAX_WAIT,
+                "{}: the RustHDL core did not go quiet",
+                session.name
+            );
+            step(driver, events);
+        }
+    };
     let idle = IDLE_TIMEOUT_BITS as u64 * CPB as u64 + 64;
     let mut schedule = vec![];
     let mut reply_from = vec![];
@@ -502,6 +526,7 @@ fn check_replies(session: &Session, replies: &[Vec<u8>]) {
                 );
                 assert_matches_model(&what, &whole_reply(&what, &bytes[at..]), v);
             }
+            Expect::Bytes(want) => assert_eq!(bytes, want, "{what}: the board model's reply"),
             Expect::Any => {}
         }
     }
@@ -581,11 +606,18 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
     hash
 }
 
-/// The Verilog of the core the driver runs: `NonogramCore::new(CPB)`.
-fn core_verilog() -> String {
-    let mut core = nonogram_hdl::core::NonogramCore::new(CPB);
-    rust_hdl::prelude::Block::connect_all(&mut core);
-    let verilog = rust_hdl::prelude::generate_verilog(&core);
+/// The Verilog of the core the driver runs: `NonogramCore::new(CPB)` or
+/// `ClueCore::new(CPB)`.
+fn core_verilog(engine: Engine) -> String {
+    fn emit<C: SerialCore>() -> String {
+        let mut core = C::with_clocks_per_bit(CPB);
+        rust_hdl::prelude::Block::connect_all(&mut core);
+        rust_hdl::prelude::generate_verilog(&core)
+    }
+    let verilog = match engine {
+        Engine::Dnf => emit::<nonogram_hdl::core::NonogramCore>(),
+        Engine::Clues => emit::<nonogram_hdl::clue_core::ClueCore>(),
+    };
     assert!(
         verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid);"),
         "the top module's ports changed: the harness drives clock, reset, rx and reads tx, phase"
@@ -600,8 +632,8 @@ struct Built {
     log: String,
 }
 
-fn build(version: &str) -> Result<Built, String> {
-    let verilog = core_verilog();
+fn build(version: &str, engine: Engine) -> Result<Built, String> {
+    let verilog = core_verilog(engine);
     let key = fnv1a(&[
         verilog.as_bytes(),
         HARNESS.as_bytes(),
@@ -688,12 +720,13 @@ struct Shared {
     done: Condvar,
 }
 
-static BUILD: OnceLock<Option<&'static Shared>> = OnceLock::new();
+/// One build per core: the DNF core's, the clue core's.
+static BUILD: [OnceLock<Option<&'static Shared>>; 2] = [OnceLock::new(), OnceLock::new()];
 
-/// Starts the build (once). `None` when Verilator is not installed and this
-/// is not CI: the caller skips.
-fn start_build() -> Option<&'static Shared> {
-    *BUILD.get_or_init(|| {
+/// Starts the build of `engine`'s core (once). `None` when Verilator is not
+/// installed and this is not CI: the caller skips.
+fn start_build(engine: Engine) -> Option<&'static Shared> {
+    *BUILD[engine as usize].get_or_init(|| {
         let Some(version) = verilator_version() else {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -706,10 +739,11 @@ fn start_build() -> Option<&'static Shared> {
             done: Condvar::new(),
         }));
         std::thread::spawn(move || {
-            let result = build(&version);
+            let result = build(&version, engine);
             if let Ok(built) = &result {
                 println!(
-                    "verilator build: {:.1} s ({}); warnings: {}",
+                    "verilator build of the {} core: {:.1} s ({}); warnings: {}",
+                    engine.name(),
                     built.build_seconds,
                     if built.build_seconds > 0.0 {
                         "built"
@@ -799,7 +833,9 @@ fn run_verilated(
 /// its block RAMs powered up zero, and once per seed in `random_inits` with
 /// them random); panics with every run's first differences.
 fn check_sessions(sessions: Vec<Session>, random_inits: &[u64]) {
-    let Some(shared) = start_build() else {
+    let engine = sessions[0].engine;
+    assert!(sessions.iter().all(|s| s.engine == engine), "one core per call");
+    let Some(shared) = start_build(engine) else {
         eprintln!("skipped the Verilator check: verilator is not installed (apt-get install verilator)");
         return;
     };
@@ -896,14 +932,14 @@ fn random_pictures_get_the_same_replies_from_the_verilog() {
 /// from the driver's does not match it.
 #[test]
 fn a_different_stream_is_caught() {
-    let Some(shared) = start_build() else {
+    let Some(shared) = start_build(Engine::Dnf) else {
         eprintln!("skipped the Verilator check: verilator is not installed (apt-get install verilator)");
         return;
     };
     let session = original_session();
     let session = Session {
-        name: session.name,
         steps: session.steps[..1].to_vec(),
+        ..session
     };
     let run = run_driver(&session);
     let binary = binary(shared);
@@ -920,4 +956,74 @@ fn a_different_stream_is_caught() {
         compare(&run.events, &events).is_err(),
         "a shorter run went unnoticed"
     );
+}
+
+/// Protocol v2 on the clue core: a query, random pictures up to 16×16
+/// (solved, stalled and contradictory), a v1 board it refuses, and streams
+/// that break the protocol. Each reply must be the board model's, byte for
+/// byte, and the Verilog's the same bytes at the same cycles.
+fn clue_session(count: usize) -> Session {
+    use nonogram_hdl::clue_protocol::encode_board as encode_clues;
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut s = Session::on_clue_core("the clue core");
+    let reply = |bytes: &[u8]| BoardModel::new(Engine::Clues).bytes(bytes);
+    let q = query_bytes().to_vec();
+    s.step(Wait::Now, "query", q.clone(), Expect::Bytes(reply(&q)));
+    let mut outcomes = std::collections::BTreeSet::new();
+    for _ in 0..count {
+        let (rows, columns) = (1 + rand() as usize % 16, 1 + rand() as usize % 16);
+        let fill = 35 + rand() % 40;
+        let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < fill).collect();
+        let (r, c) = model::clues_of_picture(rows, columns, &cells);
+        let mut bytes = vec![];
+        encode_clues(&r, &c, &mut bytes);
+        let want = reply(&bytes);
+        outcomes.insert(decode_any(&want));
+        s.step(
+            Wait::Quiet,
+            format!("{rows}x{columns} picture, {fill}% filled"),
+            bytes,
+            Expect::Bytes(want),
+        );
+    }
+    // Clues that cannot all hold.
+    let mut bytes = vec![];
+    encode_clues(&[vec![2], vec![]], &[vec![1], vec![]], &mut bytes);
+    let want = reply(&bytes);
+    outcomes.insert(decode_any(&want));
+    s.step(Wait::Quiet, "contradiction", bytes, Expect::Bytes(want));
+    // A v1 board: refused as NO_ENGINE.
+    let (_, rows, columns) = original_boards().remove(2);
+    let v1 = board_bytes(&rows, &columns, false);
+    let want = reply(&v1);
+    s.step(Wait::Quiet, "a v1 board", v1, Expect::Bytes(want));
+    // Messages out of order: a BLOCKS before any START_LINE.
+    let mut bad = vec![];
+    encode_clues(&[vec![1]], &[vec![1]], &mut bad);
+    bad.drain(4..6);
+    let want = reply(&bad);
+    s.step(Wait::Quiet, "a line without START_LINE", bad, Expect::Bytes(want));
+    assert!(
+        outcomes.len() >= 3,
+        "solved, stalled and contradictory boards: {outcomes:?}"
+    );
+    s
+}
+
+/// The outcome of a v2 reply, for the session's coverage.
+fn decode_any(bytes: &[u8]) -> u8 {
+    nonogram_hdl::clue_protocol::decode_any_reply(bytes)
+        .map(|(reply, _)| reply.outcome)
+        .unwrap_or(u8::MAX)
+}
+
+#[test]
+fn the_clue_core_gets_the_same_replies_from_the_verilog() {
+    check_sessions(vec![clue_session(16)], &[3]);
 }
