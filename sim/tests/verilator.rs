@@ -6,9 +6,15 @@
 //! same. RustHDL's simulator and its Verilog can disagree (operator widths,
 //! precedence, keywords); the board runs the Verilog.
 //!
+//! The synthesised netlist is checked the same way: yosys `synth_ice40` maps
+//! the emitted Verilog onto iCE40 cells (LUTs, carries, flip-flops, block
+//! RAMs), and that netlist runs under Verilator with yosys's own cell models
+//! (`ice40/cells_sim.v`), against the same RustHDL runs. What the board runs
+//! is that netlist, placed and routed.
+//!
 //! The C++ harness is `sim/verilator/harness.cpp`. The Verilated binary is
 //! cached under the cargo target directory, keyed by a hash of the Verilog,
-//! the harness, the flags and Verilator's version, so only a change rebuilds.
+//! the harness, the flags and the tools' versions, so only a change rebuilds.
 //!
 //! Without Verilator the test is skipped with a notice, unless `CI` is set
 //! (CI installs Verilator and must check).
@@ -50,6 +56,44 @@ const VERILATOR_FLAGS: &[&str] = &[
     "-o",
     "nonogram-verilated",
 ];
+
+/// What Verilator runs: the emitted Verilog, or yosys's netlist of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flavor {
+    Rtl,
+    Netlist,
+}
+
+/// yosys's script for the netlist: the same `synth_ice40` as the bitstream's.
+const SYNTH: &str = "read_verilog top.v; synth_ice40 -top top; write_verilog -noattr netlist.v";
+
+/// yosys's iCE40 cell models. `NO_ICE40_DEFAULT_ASSIGNMENTS`: they give some
+/// ports default values, a SystemVerilog feature Verilator's Verilog mode
+/// refuses; yosys's netlist connects every port anyway.
+fn cells_sim() -> Option<PathBuf> {
+    let datdir = Command::new("yosys-config")
+        .arg("--datdir")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    [
+        datdir,
+        Some(PathBuf::from("/usr/share/yosys")),
+        Some(PathBuf::from("/usr/local/share/yosys")),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|d| d.join("ice40").join("cells_sim.v"))
+    .find(|p| p.is_file())
+}
+
+fn yosys_version() -> Option<String> {
+    let out = Command::new("yosys").arg("-V").output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
 
 /// Cycles a session may take to go quiet before the RustHDL side is called hung.
 const MAX_WAIT: u64 = 3_000_000;
@@ -632,15 +676,22 @@ struct Built {
     log: String,
 }
 
-fn build(version: &str, engine: Engine) -> Result<Built, String> {
+fn build(version: &str, engine: Engine, flavor: Flavor) -> Result<Built, String> {
     let verilog = core_verilog(engine);
+    let tools = match flavor {
+        Flavor::Rtl => version.to_string(),
+        Flavor::Netlist => format!("{version} {SYNTH} {}", yosys_version().unwrap_or_default()),
+    };
     let key = fnv1a(&[
         verilog.as_bytes(),
         HARNESS.as_bytes(),
         VERILATOR_FLAGS.join(" ").as_bytes(),
-        version.as_bytes(),
+        tools.as_bytes(),
     ]);
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("verilated-core");
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(match flavor {
+        Flavor::Rtl => "verilated-core",
+        Flavor::Netlist => "verilated-netlist",
+    });
     let dir = root.join(format!("{key:016x}"));
     let binary = dir.join("obj").join("nonogram-verilated");
     if binary.is_file() {
@@ -657,9 +708,30 @@ fn build(version: &str, engine: Engine) -> Result<Built, String> {
     std::fs::write(staging.join("top.v"), &verilog).map_err(|e| e.to_string())?;
     std::fs::write(staging.join("harness.cpp"), HARNESS).map_err(|e| e.to_string())?;
     let start = Instant::now();
+    let sources: Vec<String> = match flavor {
+        Flavor::Rtl => vec!["top.v".into()],
+        Flavor::Netlist => {
+            let out = Command::new("yosys")
+                .args(["-q", "-p", SYNTH])
+                .current_dir(&staging)
+                .output()
+                .map_err(|e| format!("yosys: {e}"))?;
+            if !out.status.success() {
+                return Err(format!("yosys failed: {}", String::from_utf8_lossy(&out.stderr)));
+            }
+            let cells = cells_sim().ok_or("yosys's ice40/cells_sim.v is not installed")?;
+            vec![
+                "-DNO_ICE40_DEFAULT_ASSIGNMENTS".into(),
+                "netlist.v".into(),
+                cells.display().to_string(),
+            ]
+        }
+    };
     let out = Command::new("verilator")
         .args(VERILATOR_FLAGS)
-        .args(["--Mdir", "obj", "top.v", "harness.cpp"])
+        .args(["--Mdir", "obj"])
+        .args(&sources)
+        .arg("harness.cpp")
         .current_dir(&staging)
         .output()
         .map_err(|e| format!("verilator: {e}"))?;
@@ -720,17 +792,21 @@ struct Shared {
     done: Condvar,
 }
 
-/// One build per core: the DNF core's, the clue core's.
-static BUILD: [OnceLock<Option<&'static Shared>>; 2] = [OnceLock::new(), OnceLock::new()];
+/// One build per core (DNF, clues) and flavor (RTL, netlist).
+static BUILD: [OnceLock<Option<&'static Shared>>; 4] =
+    [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
 
-/// Starts the build of `engine`'s core (once). `None` when Verilator is not
-/// installed and this is not CI: the caller skips.
-fn start_build(engine: Engine) -> Option<&'static Shared> {
-    *BUILD[engine as usize].get_or_init(|| {
-        let Some(version) = verilator_version() else {
+/// Starts the build of `engine`'s core (once). `None` when Verilator (and
+/// for the netlist, yosys) is not installed and this is not CI: the caller
+/// skips.
+fn start_build(engine: Engine, flavor: Flavor) -> Option<&'static Shared> {
+    *BUILD[engine as usize * 2 + (flavor == Flavor::Netlist) as usize].get_or_init(|| {
+        let tools = verilator_version().filter(|_| flavor == Flavor::Rtl || yosys_version().is_some());
+        let Some(version) = tools else {
             assert!(
                 std::env::var_os("CI").is_none(),
-                "CI must check the Verilog with Verilator: install it (apt-get install verilator)"
+                "CI must check the Verilog with Verilator and the netlist with yosys: \
+                 install them (apt-get install verilator yosys)"
             );
             return None;
         };
@@ -739,10 +815,10 @@ fn start_build(engine: Engine) -> Option<&'static Shared> {
             done: Condvar::new(),
         }));
         std::thread::spawn(move || {
-            let result = build(&version, engine);
+            let result = build(&version, engine, flavor);
             if let Ok(built) = &result {
                 println!(
-                    "verilator build of the {} core: {:.1} s ({}); warnings: {}",
+                    "verilator build of the {} core's {flavor:?}: {:.1} s ({}); warnings: {}",
                     engine.name(),
                     built.build_seconds,
                     if built.build_seconds > 0.0 {
@@ -833,10 +909,14 @@ fn run_verilated(
 /// its block RAMs powered up zero, and once per seed in `random_inits` with
 /// them random); panics with every run's first differences.
 fn check_sessions(sessions: Vec<Session>, random_inits: &[u64]) {
+    check_sessions_on(Flavor::Rtl, sessions, random_inits)
+}
+
+fn check_sessions_on(flavor: Flavor, sessions: Vec<Session>, random_inits: &[u64]) {
     let engine = sessions[0].engine;
     assert!(sessions.iter().all(|s| s.engine == engine), "one core per call");
-    let Some(shared) = start_build(engine) else {
-        eprintln!("skipped the Verilator check: verilator is not installed (apt-get install verilator)");
+    let Some(shared) = start_build(engine, flavor) else {
+        eprintln!("skipped the Verilator check: verilator or yosys is not installed");
         return;
     };
     let runs: Vec<DriverRun> = sessions.iter().map(run_driver).collect();
@@ -859,6 +939,7 @@ fn check_sessions(sessions: Vec<Session>, random_inits: &[u64]) {
             let wall = wall.elapsed().as_secs_f64();
             let cycles = run.events.cycles;
             let name = match init {
+                None if flavor == Flavor::Netlist => format!("{} (the netlist)", session.name),
                 None => session.name.to_string(),
                 Some(seed) => format!("{} (block RAMs powered up random, seed {seed})", session.name),
             };
@@ -884,7 +965,7 @@ fn check_sessions(sessions: Vec<Session>, random_inits: &[u64]) {
                     .collect();
                 let _ = writeln!(
                     failures,
-                    "{name}: the Verilated Verilog disagrees with RustHDL's simulation\n{diff}  \
+                    "{name}: the Verilated {flavor:?} disagrees with RustHDL's simulation\n{diff}  \
                      RustHDL received   {}\n  Verilator received {}\n  host bytes (cycle queued: bytes):\n    {}",
                     hex(&run.events.received()),
                     hex(&events.received()),
@@ -932,7 +1013,7 @@ fn random_pictures_get_the_same_replies_from_the_verilog() {
 /// from the driver's does not match it.
 #[test]
 fn a_different_stream_is_caught() {
-    let Some(shared) = start_build(Engine::Dnf) else {
+    let Some(shared) = start_build(Engine::Dnf, Flavor::Rtl) else {
         eprintln!("skipped the Verilator check: verilator is not installed (apt-get install verilator)");
         return;
     };
@@ -1026,4 +1107,22 @@ fn decode_any(bytes: &[u8]) -> u8 {
 #[test]
 fn the_clue_core_gets_the_same_replies_from_the_verilog() {
     check_sessions(vec![clue_session(16)], &[3]);
+}
+
+/// The synthesised netlist of the DNF core (yosys `synth_ice40`, iCE40 cell
+/// models) answers the original boards and the malformed streams with the
+/// same bytes at the same cycles as RustHDL's simulation.
+#[test]
+fn the_dnf_netlist_gets_the_same_replies() {
+    check_sessions_on(
+        Flavor::Netlist,
+        vec![original_session(), malformed_session()],
+        &[],
+    );
+}
+
+/// The same for the clue core's netlist.
+#[test]
+fn the_clue_netlist_gets_the_same_replies() {
+    check_sessions_on(Flavor::Netlist, vec![clue_session(6)], &[]);
 }
