@@ -57,12 +57,17 @@ const VERILATOR_FLAGS: &[&str] = &[
     "nonogram-verilated",
 ];
 
-/// What Verilator runs: the emitted Verilog, or yosys's netlist of it.
+/// What Verilator runs: the core's emitted Verilog, yosys's netlist of it,
+/// or the Alchitry Cu top level's emitted Verilog with the real divisor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flavor {
     Rtl,
     Netlist,
+    BoardTop,
 }
+
+/// Clocks per UART bit on the board: 100 MHz / 9600 baud.
+const BOARD_CPB: u32 = 10_417;
 
 /// yosys's script for the netlist: the same `synth_ice40` as the bitstream's.
 const SYNTH: &str = "read_verilog top.v; synth_ice40 -top top; write_verilog -noattr netlist.v";
@@ -677,10 +682,14 @@ struct Built {
 }
 
 fn build(version: &str, engine: Engine, flavor: Flavor) -> Result<Built, String> {
-    let verilog = core_verilog(engine);
+    let verilog = match flavor {
+        Flavor::BoardTop => nonogram_bsp::top::top_verilog(BOARD_CPB, engine)?,
+        _ => core_verilog(engine),
+    };
     let tools = match flavor {
         Flavor::Rtl => version.to_string(),
         Flavor::Netlist => format!("{version} {SYNTH} {}", yosys_version().unwrap_or_default()),
+        Flavor::BoardTop => format!("{version} -CFLAGS -DBOARD_TOP"),
     };
     let key = fnv1a(&[
         verilog.as_bytes(),
@@ -691,6 +700,7 @@ fn build(version: &str, engine: Engine, flavor: Flavor) -> Result<Built, String>
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(match flavor {
         Flavor::Rtl => "verilated-core",
         Flavor::Netlist => "verilated-netlist",
+        Flavor::BoardTop => "verilated-board-top",
     });
     let dir = root.join(format!("{key:016x}"));
     let binary = dir.join("obj").join("nonogram-verilated");
@@ -710,6 +720,7 @@ fn build(version: &str, engine: Engine, flavor: Flavor) -> Result<Built, String>
     let start = Instant::now();
     let sources: Vec<String> = match flavor {
         Flavor::Rtl => vec!["top.v".into()],
+        Flavor::BoardTop => vec!["-CFLAGS".into(), "-DBOARD_TOP".into(), "top.v".into()],
         Flavor::Netlist => {
             let out = Command::new("yosys")
                 .args(["-q", "-p", SYNTH])
@@ -793,14 +804,20 @@ struct Shared {
 }
 
 /// One build per core (DNF, clues) and flavor (RTL, netlist).
-static BUILD: [OnceLock<Option<&'static Shared>>; 4] =
-    [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+static BUILD: [OnceLock<Option<&'static Shared>>; 6] = [
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+];
 
 /// Starts the build of `engine`'s core (once). `None` when Verilator (and
 /// for the netlist, yosys) is not installed and this is not CI: the caller
 /// skips.
 fn start_build(engine: Engine, flavor: Flavor) -> Option<&'static Shared> {
-    *BUILD[engine as usize * 2 + (flavor == Flavor::Netlist) as usize].get_or_init(|| {
+    *BUILD[engine as usize * 3 + flavor as usize].get_or_init(|| {
         let tools = verilator_version().filter(|_| flavor == Flavor::Rtl || yosys_version().is_some());
         let Some(version) = tools else {
             assert!(
@@ -857,6 +874,18 @@ fn run_verilated(
     random_init: Option<u64>,
     tag: &str,
 ) -> (Events, f64) {
+    run_verilated_at(binary, CPB, schedule, cycles, random_init, tag)
+}
+
+/// As [`run_verilated`], at `cpb` clocks per UART bit.
+fn run_verilated_at(
+    binary: &Path,
+    cpb: u32,
+    schedule: &[(u64, Vec<u8>)],
+    cycles: u64,
+    random_init: Option<u64>,
+    tag: &str,
+) -> (Events, f64) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("verilated-runs")
         .join(format!("{}-{tag}", std::process::id()));
@@ -865,7 +894,7 @@ fn run_verilated(
     if let Some(seed) = random_init {
         args.extend(["--random-init".to_string(), seed.to_string()]);
     }
-    args.extend([CPB.to_string(), cycles.to_string()]);
+    args.extend([cpb.to_string(), cycles.to_string()]);
     for (i, (at, bytes)) in schedule.iter().enumerate() {
         let file = dir.join(format!("{i:03}.bin"));
         std::fs::write(&file, bytes).unwrap();
@@ -1125,4 +1154,69 @@ fn the_dnf_netlist_gets_the_same_replies() {
 #[test]
 fn the_clue_netlist_gets_the_same_replies() {
     check_sessions_on(Flavor::Netlist, vec![clue_session(6)], &[]);
+}
+
+/// The Alchitry Cu top level as the board runs it: the real divisor (10 417
+/// clocks per bit, 9600 baud at 100 MHz), the real idle timeout (80 bit
+/// times, 833 360 cycles), the power-on reset, no reset from outside. One
+/// whole board, then a stream cut off inside a board, which the idle timeout
+/// must refuse as TRUNCATED; every reply must be the board model's, byte for
+/// byte. The LEDs must light. RustHDL's own simulation would take an hour
+/// for these tens of millions of cycles, so the reference is the model.
+fn check_board_top(engine: Engine, board: Vec<u8>) {
+    let Some(shared) = start_build(engine, Flavor::BoardTop) else {
+        eprintln!("skipped the board top level check: verilator is not installed");
+        return;
+    };
+    let binary = binary(shared);
+    let bit = BOARD_CPB as u64;
+    let mut model = BoardModel::new(engine);
+    let first = model.bytes(&board);
+    // The start of another board, cut off after one message of its first line.
+    let cut = board[..6].to_vec();
+    assert!(model.bytes(&cut).is_empty());
+    let refusal = model
+        .idle()
+        .expect("a cut board is refused after the idle timeout");
+    // Bytes take 10 bits each; the solve is short beside them.
+    let first_at = 1_000;
+    let cut_at = first_at + (board.len() + first.len() + 8) as u64 * 10 * bit + 2_000_000;
+    let end = cut_at + (cut.len() + refusal.len() + 8) as u64 * 10 * bit + IDLE_TIMEOUT_BITS as u64 * bit;
+    let schedule = vec![(first_at, board), (cut_at, cut)];
+    let (events, seconds) = run_verilated_at(
+        &binary,
+        BOARD_CPB,
+        &schedule,
+        end,
+        None,
+        &format!("top-{engine:?}"),
+    );
+    println!(
+        "the {} board top level at {BOARD_CPB} clocks per bit: {end} cycles in {seconds:.1} s ({:.0} cycles/s)",
+        engine.name(),
+        end as f64 / seconds
+    );
+    let received = events.received();
+    let replies: Vec<u8> = first.iter().chain(&refusal).copied().collect();
+    assert_eq!(hex(&received), hex(&replies), "the replies at the real divisor");
+    assert!(events.framing_errors.is_empty());
+    // The reply to the whole board was over before the cut stream began.
+    let last_of_first = events.bytes[first.len() - 1].0;
+    assert!(last_of_first < cut_at, "{last_of_first} < {cut_at}");
+    // The LEDs moved (loading, solving, the outcome).
+    assert!(events.phases.len() > 2, "LED changes: {:?}", events.phases);
+}
+
+#[test]
+fn the_dnf_board_top_level_at_the_real_divisor() {
+    let (_, rows, columns) = original_boards().remove(0);
+    check_board_top(Engine::Dnf, board_bytes(&rows, &columns, true));
+}
+
+#[test]
+fn the_clue_board_top_level_at_the_real_divisor() {
+    let (_, rows, columns) = original_boards().remove(2);
+    let mut bytes = vec![];
+    nonogram_hdl::clue_protocol::encode_board(&rows, &columns, &mut bytes);
+    check_board_top(Engine::Clues, bytes);
 }

@@ -27,6 +27,11 @@
 //   seconds S                wall time of the N cycles
 //   received HEX...          every byte received, in order
 
+// Built with -DBOARD_TOP, it runs the Alchitry Cu top level instead of the
+// core: the pins are usb_rx and usb_tx, "phase" reports the eight LEDs, and
+// no reset is applied (reset_n stays high, the button unpressed): the top
+// level's own power-on reset must bring the core up.
+
 #include "Vtop.h"
 #include "verilated.h"
 
@@ -42,6 +47,18 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#ifdef BOARD_TOP
+#define PIN_RX usb_rx
+#define PIN_TX usb_tx
+#define PIN_PHASE leds
+#define RESET_CYCLE(core, on) ((core).reset_n = 1)
+#else
+#define PIN_RX rx
+#define PIN_TX tx
+#define PIN_PHASE phase
+#define RESET_CYCLE(core, on) ((core).reset = (on))
+#endif
 
 namespace {
 
@@ -114,13 +131,13 @@ int main(int argc, char** argv) {
     Vtop core{&context};
 
     // The reset cycle (CoreDriver::new).
-    core.rx = 1;
-    core.reset = 1;
+    core.PIN_RX = 1;
+    RESET_CYCLE(core, 1);
     core.clock = 0;
     core.eval();
     core.clock = 1;
     core.eval();
-    core.reset = 0;
+    RESET_CYCLE(core, 0);
 
     std::deque<uint8_t> to_core;
     size_t next_chunk = 0;
@@ -131,7 +148,7 @@ int main(int argc, char** argv) {
     uint64_t listen_t = 0;
     uint16_t listen_bits = 0;
     std::vector<uint8_t> received;
-    unsigned last_phase = core.phase;
+    unsigned last_phase = core.PIN_PHASE;
     std::printf("phase 0 %u\n", last_phase);
 
     auto start = std::chrono::steady_clock::now();
@@ -156,19 +173,19 @@ int main(int argc, char** argv) {
             level = (frame_bits >> (bit < 9 ? bit : 9)) & 1;
             if (frame_t >= 10 * cpb) sending = false;
         }
-        core.rx = level;
+        core.PIN_RX = level;
         core.clock = 0;
         core.eval();
         core.clock = 1;
         core.eval();
 
-        unsigned phase = core.phase;
+        unsigned phase = core.PIN_PHASE;
         if (phase != last_phase) {
             std::printf("phase %llu %u\n", (unsigned long long)cycle, phase);
             last_phase = phase;
         }
         // Core -> host: sample the tx pin mid-bit.
-        bool tx = core.tx;
+        bool tx = core.PIN_TX;
         if (!listening) {
             if (!tx) {
                 listening = true;
