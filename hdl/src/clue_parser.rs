@@ -126,6 +126,16 @@ pub struct ClueParser {
 
 impl ClueParser {
     pub fn new(clocks_per_bit: u32) -> ClueParser {
+        ClueParser::with_framer(MessageFramer::new(clocks_per_bit))
+    }
+
+    /// A parser whose idle timeout is `cycles` clock cycles (the formal
+    /// checks use a short one).
+    pub fn with_idle_cycles(cycles: u64) -> ClueParser {
+        ClueParser::with_framer(MessageFramer::with_idle_cycles(cycles))
+    }
+
+    fn with_framer(framer: MessageFramer) -> ClueParser {
         ClueParser {
             clock: Default::default(),
             reset: Default::default(),
@@ -148,7 +158,7 @@ impl ClueParser {
             refuse_detail: Default::default(),
             query: Default::default(),
             loading: Default::default(),
-            framer: MessageFramer::new(clocks_per_bit),
+            framer,
             state: Default::default(),
             act: Default::default(),
             is_start_board: Default::default(),

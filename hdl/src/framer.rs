@@ -4,9 +4,10 @@
 //! docs/protocol.md live in this one place:
 //!
 //! * a message is two bytes, high byte first;
-//! * when the line has been idle for `IDLE_TIMEOUT_BITS` bit times, a half
-//!   message is dropped (`timeout` pulses; a byte arriving in that very cycle
-//!   wins, since the line was not idle);
+//! * when the line has been idle (no byte, no framing error) for
+//!   `IDLE_TIMEOUT_BITS` bit times, a half message is dropped (`timeout`
+//!   pulses; a byte or a framing error in that very cycle wins, since the
+//!   line was not idle);
 //! * a byte with a framing error still takes its place in the stream: the
 //!   message it belonged to is dropped whole (its other byte too), so the
 //!   next message pairs up as sent.
@@ -42,6 +43,12 @@ pub struct MessageFramer {
 
 impl MessageFramer {
     pub fn new(clocks_per_bit: u32) -> MessageFramer {
+        MessageFramer::with_idle_cycles(IDLE_TIMEOUT_BITS as u64 * clocks_per_bit as u64)
+    }
+
+    /// A framer whose idle timeout is `cycles` clock cycles (the formal
+    /// checks use a short one; the property does not depend on its length).
+    pub fn with_idle_cycles(cycles: u64) -> MessageFramer {
         MessageFramer {
             clock: Default::default(),
             reset: Default::default(),
@@ -58,7 +65,7 @@ impl MessageFramer {
             message_q: Default::default(),
             message_valid_q: Default::default(),
             idle: Default::default(),
-            idle_timeout: Constant::new((IDLE_TIMEOUT_BITS as u64 * clocks_per_bit as u64).into()),
+            idle_timeout: Constant::new(cycles.into()),
         }
     }
 }
@@ -79,7 +86,11 @@ impl Logic for MessageFramer {
         self.message.next = self.message_q.q.val();
         self.message_valid.next = self.message_valid_q.q.val();
         self.half.next = self.have_high.q.val();
-        self.timeout.next = (self.idle.q.val() == self.idle_timeout.val() - 1) & !self.rx_byte_valid.val();
+        // A byte, or a byte lost to a framing error, in this very cycle means
+        // the line was not idle.
+        self.timeout.next = (self.idle.q.val() == self.idle_timeout.val() - 1)
+            & !self.rx_byte_valid.val()
+            & !self.rx_framing_error.val();
         self.message_valid_q.d.next = false;
 
         if self.rx_byte_valid.val() {
@@ -102,6 +113,11 @@ impl Logic for MessageFramer {
             self.high_lost.d.next = false;
         }
         if self.rx_framing_error.val() {
+            // Activity on the line: the idle time starts again, so a lost
+            // byte held as half a message is dropped in its turn (found by
+            // the formal check: without this, a lost byte after a timeout
+            // was held for ever and shifted the next stream by a byte).
+            self.idle.d.next = 0.into();
             self.have_high.d.next = !self.have_high.q.val();
             self.high_lost.d.next = !self.have_high.q.val();
         }
@@ -122,6 +138,12 @@ mod tests {
     /// Feeds events (Some(byte), or None for a byte lost to a framing error),
     /// each followed by `gap` idle cycles; returns the messages and timeouts seen.
     fn run(events: &[Option<u8>], gap: u32) -> (Vec<u16>, usize) {
+        let timed: Vec<(u32, Option<u8>)> = events.iter().map(|&e| (gap, e)).collect();
+        run_timed(0, &timed)
+    }
+
+    /// As `run`, after `lead` idle cycles, each event with its own gap after it.
+    fn run_timed(lead: u32, events: &[(u32, Option<u8>)]) -> (Vec<u16>, usize) {
         let mut uut = MessageFramer::new(CPB);
         uut.connect_all();
         let (mut messages, mut timeouts) = (vec![], 0);
@@ -134,7 +156,10 @@ mod tests {
             }
             timeouts += uut.timeout.val() as usize;
         };
-        for event in events {
+        for _ in 0..lead {
+            step(&mut uut);
+        }
+        for (gap, event) in events {
             match event {
                 Some(b) => {
                     uut.rx_byte.next = (*b as u64).into();
@@ -142,7 +167,7 @@ mod tests {
                 }
                 None => uut.rx_framing_error.next = true,
             }
-            for _ in 0..gap {
+            for _ in 0..*gap {
                 step(&mut uut);
             }
         }
@@ -177,5 +202,17 @@ mod tests {
         // Second byte lost: the first goes, the next message pairs as sent.
         let (m, _) = run(&[Some(0x99), None, Some(0x12), Some(0x34)], 10 * CPB);
         assert_eq!(m, vec![0x1234]);
+    }
+
+    /// A byte lost on a line already idle past the timeout (noise, a cable
+    /// plugged in) is dropped in its turn when the line stays quiet, so the
+    /// next stream pairs up as sent. The formal check found this one: the
+    /// idle count did not start again at a framing error.
+    #[test]
+    fn a_lost_byte_on_an_idle_line_is_dropped_in_its_turn() {
+        let timeout = IDLE_TIMEOUT_BITS * CPB;
+        let (m, t) = run_timed(timeout + 5, &[(timeout + 5, None), (10, Some(0x12)), (10, Some(0x34))]);
+        assert_eq!(m, vec![0x1234]);
+        assert_eq!(t, 2, "the silent line timed out, then the lost byte did");
     }
 }

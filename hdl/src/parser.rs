@@ -125,6 +125,16 @@ pub struct MessageParser {
 
 impl MessageParser {
     pub fn new(clocks_per_bit: u32) -> MessageParser {
+        MessageParser::with_framer(MessageFramer::new(clocks_per_bit))
+    }
+
+    /// A parser whose idle timeout is `cycles` clock cycles (the formal
+    /// checks use a short one).
+    pub fn with_idle_cycles(cycles: u64) -> MessageParser {
+        MessageParser::with_framer(MessageFramer::with_idle_cycles(cycles))
+    }
+
+    fn with_framer(framer: MessageFramer) -> MessageParser {
         MessageParser {
             clock: Default::default(),
             reset: Default::default(),
@@ -146,7 +156,7 @@ impl MessageParser {
             refuse_detail: Default::default(),
             query: Default::default(),
             loading: Default::default(),
-            framer: MessageFramer::new(clocks_per_bit),
+            framer,
             state: Default::default(),
             act: Default::default(),
             is_start_board: Default::default(),
