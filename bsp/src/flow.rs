@@ -375,37 +375,7 @@ pub fn build(verilog: &str, opts: &BuildOptions, mut progress: impl FnMut(&str))
 
     progress("nextpnr-ice40: placing and routing (hx8k, cb132)");
     let start = Instant::now();
-    let freq = format!("{}", opts.freq_mhz);
-    let pcf_arg = pcf.to_string_lossy().into_owned();
-    let mut cmd = Command::new("nextpnr-ice40");
-    cmd.args([
-        "--hx8k",
-        "--package",
-        "cb132",
-        "--pcf",
-        &pcf_arg,
-        "--freq",
-        &freq,
-        "--json",
-        "top.json",
-        "--asc",
-        "top.asc",
-        "--report",
-        "report.json",
-        "-l",
-        "nextpnr.log",
-        "-q",
-    ]);
-    if let Some(seed) = opts.seed {
-        cmd.args(["--seed", &seed.to_string()]);
-    }
-    let pnr = run_tool(
-        &mut cmd,
-        &dir,
-        "nextpnr-ice40",
-        Some(&dir.join("nextpnr.log")),
-        INSTALL_HINT,
-    );
+    let (pnr, report) = place_and_route(&dir, &pcf, opts, true);
     steps.push(StepTime {
         step: "nextpnr-ice40",
         time: start.elapsed(),
@@ -414,17 +384,6 @@ pub fn build(verilog: &str, opts: &BuildOptions, mut progress: impl FnMut(&str))
         "  nextpnr-ice40 took {:.1} s",
         start.elapsed().as_secs_f64()
     ));
-    // nextpnr writes its report even when timing fails (and then exits 1):
-    // read it first, to say why.
-    let report = fs::read_to_string(dir.join("report.json"))
-        .ok()
-        .map(|text| parse_report(&text));
-    let report = report.map(|r| {
-        r.map(|mut r| {
-            r.constraint_mhz = r.constraint_mhz.max(opts.freq_mhz);
-            r
-        })
-    });
     match (pnr, report) {
         (_, Some(Ok(report))) if !report.meets_timing() => {
             let _ = fs::remove_file(dir.join("top.asc"));
@@ -444,6 +403,82 @@ pub fn build(verilog: &str, opts: &BuildOptions, mut progress: impl FnMut(&str))
         (Ok(_), None) => bail!("nextpnr-ice40 exited 0 but wrote no report.json"),
         (Ok(_), Some(Err(e))) => Err(e),
     }
+}
+
+/// Runs nextpnr-ice40 in `dir` on `top.json` there (writing `top.asc` when
+/// `asc`), and reads its report. nextpnr writes the report even when timing
+/// fails (and then exits 1), so both come back, for the caller to say why.
+fn place_and_route(
+    dir: &Path,
+    pcf: &Path,
+    opts: &BuildOptions,
+    asc: bool,
+) -> (Result<std::process::Output>, Option<Result<PnrReport>>) {
+    let freq = format!("{}", opts.freq_mhz);
+    let pcf_arg = pcf.to_string_lossy().into_owned();
+    let mut cmd = Command::new("nextpnr-ice40");
+    cmd.args(["--hx8k", "--package", "cb132", "--pcf", &pcf_arg, "--freq", &freq])
+        .args(["--json", "top.json", "--report", "report.json", "-l", "nextpnr.log", "-q"]);
+    if asc {
+        cmd.args(["--asc", "top.asc"]);
+    }
+    if let Some(seed) = opts.seed {
+        cmd.args(["--seed", &seed.to_string()]);
+    }
+    let _ = fs::remove_file(dir.join("report.json"));
+    let pnr = run_tool(&mut cmd, dir, "nextpnr-ice40", Some(&dir.join("nextpnr.log")), INSTALL_HINT);
+    let report = fs::read_to_string(dir.join("report.json")).ok().map(|text| {
+        parse_report(&text).map(|mut r| {
+            r.constraint_mhz = r.constraint_mhz.max(opts.freq_mhz);
+            r
+        })
+    });
+    (pnr, report)
+}
+
+/// Places and routes a finished build's netlist (`top.json` in
+/// `opts.out_dir`) again with each of `seeds`, each in `seed-N/` beside it,
+/// and returns nextpnr's report of each, met or not. `progress` hears of
+/// each run.
+pub fn sweep_seeds(
+    opts: &BuildOptions,
+    seeds: &[u64],
+    mut progress: impl FnMut(&str),
+) -> Result<Vec<(u64, PnrReport)>> {
+    let pcf = opts
+        .pcf
+        .canonicalize()
+        .with_context(|| format!("cannot find the pin constraints {}", opts.pcf.display()))?;
+    let netlist = opts.out_dir.join("top.json");
+    let mut reports = vec![];
+    for &seed in seeds {
+        let dir = opts.out_dir.join(format!("seed-{seed}"));
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        fs::copy(&netlist, dir.join("top.json"))
+            .with_context(|| format!("cannot copy {} (build first)", netlist.display()))?;
+        let start = Instant::now();
+        let seeded = BuildOptions {
+            seed: Some(seed),
+            ..opts.clone()
+        };
+        let (pnr, report) = place_and_route(&dir, &pcf, &seeded, false);
+        let _ = fs::remove_file(dir.join("top.json"));
+        let report = match report {
+            Some(report) => report?,
+            None => {
+                pnr?;
+                bail!("nextpnr-ice40 wrote no report in {}", dir.display())
+            }
+        };
+        progress(&format!(
+            "  seed {seed}: {:.2} MHz, {} logic cells ({:.1} s)",
+            report.fmax_mhz,
+            report.lcs_used,
+            start.elapsed().as_secs_f64()
+        ));
+        reports.push((seed, report));
+    }
+    Ok(reports)
 }
 
 fn pack(

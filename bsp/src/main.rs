@@ -2,7 +2,7 @@
 //! and program the board.
 //!
 //! ```text
-//! cargo run --release -p nonogram-bsp -- build [--engine dnf|clues] [--baud 9600] [--out DIR] [--seed N]
+//! cargo run --release -p nonogram-bsp -- build [--engine dnf|clues] [--baud 9600] [--out DIR] [--seed N] [--seeds N]
 //! cargo run --release -p nonogram-bsp -- flash [--bin PATH]
 //! cargo run --release -p nonogram-bsp -- verilog [--engine dnf|clues] [--baud 9600] [--out DIR]
 //! ```
@@ -83,6 +83,11 @@ enum Cmd {
         /// nextpnr's placer seed (try another when timing is just missed).
         #[arg(long)]
         seed: Option<u64>,
+        /// Then place and route the same netlist again with nextpnr seeds
+        /// 1..=N (in seed-N/ under the output directory), report each fmax,
+        /// their minimum and median, and fail if any misses 100 MHz.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100))]
+        seeds: Option<u64>,
         /// Pin constraints [default: constraints/alchitry_cu.pcf].
         #[arg(long)]
         pcf: Option<PathBuf>,
@@ -180,6 +185,32 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
     Ok(verilog)
 }
 
+/// Places and routes the build's netlist with seeds 1..=n; reports the
+/// minimum and median fmax; fails if any seed misses the board's clock.
+fn sweep(opts: &BuildOptions, n: u64) -> Result<()> {
+    println!();
+    println!("nextpnr-ice40 seeds 1..={n}, the same netlist:");
+    let seeds: Vec<u64> = (1..=n).collect();
+    let reports = flow::sweep_seeds(opts, &seeds, |line| println!("{line}"))?;
+    let mut fmax: Vec<f64> = reports.iter().map(|(_, r)| r.fmax_mhz).collect();
+    fmax.sort_by(f64::total_cmp);
+    let median = if fmax.len() % 2 == 1 {
+        fmax[fmax.len() / 2]
+    } else {
+        (fmax[fmax.len() / 2 - 1] + fmax[fmax.len() / 2]) / 2.0
+    };
+    println!("  fmax over {n} seeds: minimum {:.2} MHz, median {median:.2} MHz", fmax[0]);
+    let missed: Vec<String> = reports
+        .iter()
+        .filter(|(_, r)| !r.meets_timing())
+        .map(|(seed, r)| format!("seed {seed} ({:.2} MHz)", r.fmax_mhz))
+        .collect();
+    if !missed.is_empty() {
+        bail!("timing: {} of {n} seeds miss {BOARD_MHZ} MHz: {}", missed.len(), missed.join(", "));
+    }
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Cmd::Verilog {
@@ -197,6 +228,7 @@ fn run(cli: Cli) -> Result<()> {
             baud,
             out,
             seed,
+            seeds,
             pcf,
         } => {
             let out = out.unwrap_or_else(|| engine.default_out());
@@ -250,6 +282,9 @@ fn run(cli: Cli) -> Result<()> {
                 "flash it with: cargo run --release -p nonogram-bsp -- flash --bin {}",
                 result.bin.display()
             );
+            if let Some(n) = seeds {
+                sweep(&opts, n)?;
+            }
         }
         Cmd::Flash { bin } => {
             let bin = bin.unwrap_or_else(|| EngineArg::Dnf.default_out().join("top.bin"));

@@ -2,16 +2,129 @@
 //! (far faster than RustHDL's threaded `Simulation`), drive a UART line, and
 //! check emitted Verilog with yosys.
 
+use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
 use rust_hdl::prelude::*;
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// One clock cycle: the clock goes low (inputs set since the last cycle
 /// settle), then rises (registers take their inputs). `clock` picks the
-/// circuit's clock input.
+/// circuit's clock input. When this thread records a waveform, both halves
+/// of the cycle go into it.
 pub fn tick<B: Block>(uut: &mut B, clock: fn(&mut B) -> &mut Signal<In, Clock>) {
     for level in [false, true] {
         clock(uut).next = Clock { clk: level };
         assert!(simulate(uut, 1000), "the circuit did not settle");
+        WAVEFORM.with(|w| w.borrow_mut().record(uut));
     }
+}
+
+/// One clock cycle in a waveform, in picoseconds (the VCD's unit): the
+/// board's 100 MHz.
+const CYCLE_PS: u64 = 10_000;
+
+/// The environment variable that makes every testbench record a waveform:
+/// `NONOGRAM_VCD=DIR cargo test ...` writes `DIR/<test name>.vcd`.
+pub const VCD_ENV: &str = "NONOGRAM_VCD";
+
+/// A VCD file being written by this thread's `tick`s.
+enum Waveform {
+    /// Not yet decided: look at `NONOGRAM_VCD` at the first tick.
+    Unset,
+    Off,
+    /// To be opened at the first tick, with that circuit's signals.
+    To(PathBuf),
+    On {
+        probe: Option<VCDProbe<SharedFile>>,
+        file: SharedFile,
+        /// The circuit recorded (a testbench that steps another circuit on
+        /// the same thread leaves it out).
+        circuit: &'static str,
+        half_cycles: u64,
+    },
+}
+
+/// The VCD file, shared between the probe that writes it and `flush_waveform`.
+#[derive(Clone)]
+struct SharedFile(Rc<RefCell<BufWriter<File>>>);
+
+impl Write for SharedFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+thread_local! {
+    static WAVEFORM: RefCell<Waveform> = const { RefCell::new(Waveform::Unset) };
+}
+
+impl Waveform {
+    fn record<B: Block>(&mut self, uut: &B) {
+        if let Waveform::Unset = self {
+            *self = match std::env::var_os(VCD_ENV) {
+                Some(dir) => {
+                    let thread = std::thread::current();
+                    let name = thread.name().unwrap_or("waveform").replace("::", ".");
+                    Waveform::To(Path::new(&dir).join(format!("{name}.vcd")))
+                }
+                None => Waveform::Off,
+            };
+        }
+        if let Waveform::To(path) = self {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let file = File::create(&*path)
+                .unwrap_or_else(|e| panic!("cannot write the waveform {}: {e}", path.display()));
+            let file = SharedFile(Rc::new(RefCell::new(BufWriter::new(file))));
+            let probe = write_vcd_dump(write_vcd_header(file.clone(), uut), uut);
+            *self = Waveform::On {
+                probe: Some(probe),
+                file,
+                circuit: std::any::type_name::<B>(),
+                half_cycles: 0,
+            };
+            return;
+        }
+        if let Waveform::On {
+            probe,
+            circuit,
+            half_cycles,
+            ..
+        } = self
+        {
+            if *circuit != std::any::type_name::<B>() {
+                return;
+            }
+            *half_cycles += 1;
+            let mut vcd = probe.take().expect("the probe is put back after every change");
+            vcd.timestamp(*half_cycles * CYCLE_PS / 2).expect("writing the waveform");
+            *probe = Some(write_vcd_change(vcd, uut));
+        }
+    }
+}
+
+/// Records every cycle this thread `tick`s into a VCD file at `path` (for
+/// GTKWave; signal names follow the circuit's fields), from the next tick
+/// on. The file is created at that tick; call [`flush_waveform`] to make
+/// what was recorded so far readable.
+pub fn record_waveform(path: &Path) {
+    WAVEFORM.with(|w| *w.borrow_mut() = Waveform::To(path.to_path_buf()));
+}
+
+/// Writes out what this thread's waveform has recorded so far (a no-op when
+/// it records none).
+pub fn flush_waveform() -> io::Result<()> {
+    WAVEFORM.with(|w| match &*w.borrow() {
+        Waveform::On { file, .. } => file.clone().flush(),
+        _ => Ok(()),
+    })
 }
 
 /// Settles combinational logic after inputs changed, without a clock edge.
@@ -145,4 +258,33 @@ pub fn iverilog_run<B: Block>(
         String::from_utf8_lossy(&run.stderr)
     );
     Some(String::from_utf8_lossy(&run.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::uart_rx::UartRx;
+
+    /// A waveform names the circuit's signals and has every half cycle.
+    #[test]
+    fn a_testbench_records_a_readable_waveform() {
+        let path = std::env::temp_dir().join(format!("nonogram-wave-{}.vcd", std::process::id()));
+        let mut uut = UartRx::new(4);
+        uut.connect_all();
+        record_waveform(&path);
+        uut.rx.next = true;
+        for t in 0..100 {
+            uut.rx.next = !(8..12).contains(&t);
+            tick(&mut uut, |u| &mut u.clock);
+        }
+        flush_waveform().unwrap();
+        let vcd = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert!(vcd.contains("$enddefinitions"), "{vcd}");
+        for signal in ["rx", "framing_error", "valid"] {
+            assert!(vcd.contains(&format!(" {signal} $end")), "no {signal} in the waveform");
+        }
+        // 200 half cycles, 5 ns apart, from 0.
+        assert!(vcd.contains("#995000\n"), "100 cycles at 10 ns");
+    }
 }

@@ -37,6 +37,7 @@ use crate::constant;
 use crate::line_solver::LineSolver;
 use crate::params::CYCLE_BITS;
 use crate::protocol::status::outcome;
+use crate::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
 /// Blocks the clue store holds (for all lines of a board together).
@@ -92,9 +93,9 @@ pub struct ClueSolver {
     pub board_cells: Signal<Out, Bits<13>>,
     pub all_known: Signal<Out, Bit>,
     line_solver: LineSolver,
-    board: RAM<Bits<64>, 8>,
-    line_table: RAM<Bits<17>, 7>,
-    clues: RAM<Bits<7>, CLUE_STORE_BITS>,
+    board: BlockRam<Bits<64>, 8>,
+    line_table: BlockRam<Bits<17>, 7>,
+    clues: BlockRam<Bits<7>, CLUE_STORE_BITS>,
     state: DFF<State>,
     rows_q: DFF<Bits<7>>,
     columns_q: DFF<Bits<7>>,
@@ -251,12 +252,15 @@ impl Logic for ClueSolver {
             done_q
         );
         self.line_solver.clock.next = self.clock.val();
-        self.board.read_clock.next = self.clock.val();
-        self.board.write_clock.next = self.clock.val();
-        self.line_table.read_clock.next = self.clock.val();
-        self.line_table.write_clock.next = self.clock.val();
-        self.clues.read_clock.next = self.clock.val();
-        self.clues.write_clock.next = self.clock.val();
+        self.board.clock.next = self.clock.val();
+        self.line_table.clock.next = self.clock.val();
+        self.clues.clock.next = self.clock.val();
+        // The loader writes the clue store and the line table only while no
+        // board is being solved; a visit reads them from Load to Solve.
+        self.line_table.read_used.next = (self.state.q.val() == State::Load)
+            | (self.state.q.val() == State::Start)
+            | (self.state.q.val() == State::Solve);
+        self.clues.read_used.next = (self.state.q.val() == State::Start) | (self.state.q.val() == State::Solve);
 
         // The loader fills the clue store and the line table.
         self.clues.write_enable.next = self.clue_write.val();
@@ -324,6 +328,9 @@ impl Logic for ClueSolver {
         self.board.write_enable.next = false;
         self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val());
         self.board.write_data.next = 0.into();
+        // The reply reads rows once the board is done; a visit's reads are
+        // marked in its states below.
+        self.board.read_used.next = self.state.q.val() == State::Done;
         self.row_word.next = self.board.read_data.val();
         self.board_cells.next = self.cells.q.val();
         self.all_known.next = self.known_cells.q.val() == self.cells.q.val();
@@ -346,6 +353,7 @@ impl Logic for ClueSolver {
                 }
             }
             State::Fetch => {
+                self.board.read_used.next = true;
                 self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
                 self.line_bit.d.next = self.one.val() << self.index.q.val();
@@ -355,6 +363,7 @@ impl Logic for ClueSolver {
                 self.state.d.next = State::Load;
             }
             State::Load => {
+                self.board.read_used.next = true;
                 self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
                     | 64;
@@ -407,6 +416,7 @@ impl Logic for ClueSolver {
             // Each newly fixed cell into the other copy: read its Known and
             // Value words, set this line's bit in both.
             State::CrossRead => {
+                self.board.read_used.next = true;
                 self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
                 self.fresh.d.next = self.fresh.q.val() & !(self.one.val() << self.copied_cell.q.val());
@@ -414,6 +424,7 @@ impl Logic for ClueSolver {
                 self.state.d.next = State::CrossKnown;
             }
             State::CrossKnown => {
+                self.board.read_used.next = true;
                 self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
                     | 64;

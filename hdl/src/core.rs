@@ -105,6 +105,7 @@ impl Logic for NonogramCore {
         }
         self.parser.fifo_full.next = self.fifo.full.val();
         self.fifo.read.next = self.solver.fifo_read.val();
+        self.fifo.count_read.next = self.solver.count_read.val();
         self.fifo.count_read_line.next = self.solver.count_read_line.val();
 
         // Solver.

@@ -2,6 +2,7 @@
 //! reference model.
 
 pub mod bench;
+pub mod block_ram;
 pub mod board_model;
 pub mod clue_core;
 pub mod clue_model;

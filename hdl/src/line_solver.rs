@@ -18,6 +18,7 @@
 //! `start` to `done`. Why an automaton and not the block-per-cycle dynamic
 //! program: the README's "clue engine" section has the measurements.
 
+use crate::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
 /// Cycles of a line solve besides k + 2L: the start cycle, three of layout,
@@ -91,7 +92,12 @@ pub struct LineSolver {
     at_last: DFF<Bit>,
     at_first: DFF<Bit>,
     states: DFF<States>,
-    forward_store: RAM<Bits<64>, 6>,
+    // The phase's steps as flags of their own, so that the clock enables of
+    // the wide registers come straight from a flip-flop (the critical path).
+    going_forward: DFF<Bit>,
+    turning: DFF<Bit>,
+    going_backward: DFF<Bit>,
+    forward_store: BlockRam<Bits<64>, 6>,
     met_fill: DFF<Bits<64>>,
     met_empty: DFF<Bits<64>>,
     met: DFF<Bit>,
@@ -151,6 +157,9 @@ impl Default for LineSolver {
             at_last: Default::default(),
             at_first: Default::default(),
             states: Default::default(),
+            going_forward: Default::default(),
+            turning: Default::default(),
+            going_backward: Default::default(),
             forward_store: Default::default(),
             met_fill: Default::default(),
             met_empty: Default::default(),
@@ -202,6 +211,9 @@ impl Logic for LineSolver {
             at_last,
             at_first,
             states,
+            going_forward,
+            turning,
+            going_backward,
             met_fill,
             met_empty,
             met,
@@ -210,8 +222,9 @@ impl Logic for LineSolver {
             feasible_q,
             done_q
         );
-        self.forward_store.read_clock.next = self.clock.val();
-        self.forward_store.write_clock.next = self.clock.val();
+        self.forward_store.clock.next = self.clock.val();
+        // Forward writes, Turn and Backward read: never both at once.
+        self.forward_store.read_used.next = false;
         self.forward_store.write_enable.next = false;
         self.forward_store.write_address.next = bit_cast::<6, 7>(self.cursor.q.val());
         self.forward_store.write_data.next = bit_cast::<64, 66>(self.states.q.val());
@@ -272,6 +285,12 @@ impl Logic for LineSolver {
                 | ((self.states.q.val() >> 1) & self.block_ends.q.val());
         }
 
+        // Where the forward and backward runs meet, every cycle (no clock
+        // enable on these 128 registers, which shortens the critical path):
+        // used only in the cycle after a backward step, when `met` is set.
+        self.met_fill.d.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
+        self.met_empty.d.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
+
         match self.phase.q.val() {
             Phase::Idle => {}
             Phase::Layout => {
@@ -285,38 +304,27 @@ impl Logic for LineSolver {
                     self.fill_from.d.next = !(self.block_ends.q.val() | self.last_gap.q.val());
                     self.accept.d.next = self.last_gap.q.val() | (self.last_gap.q.val() >> 1);
                     self.phase.d.next = Phase::Forward;
+                    self.going_forward.d.next = true;
                 }
             }
             Phase::Forward => {
-                self.states.d.next = self.by_fill_forward.val() | self.by_empty_forward.val();
-                self.forward_store.write_enable.next = true;
-                self.fillable.d.next = (self.fillable.q.val() >> 1) | (self.fillable.q.val() << 63);
-                self.emptiable.d.next = (self.emptiable.q.val() >> 1) | (self.emptiable.q.val() << 63);
                 if self.at_last.q.val() {
                     self.phase.d.next = Phase::Turn;
+                    self.going_forward.d.next = false;
+                    self.turning.d.next = true;
                 } else {
                     self.next_cursor.next = self.cursor_up.q.val();
                 }
             }
             Phase::Turn => {
-                self.forward_store.read_address.next = bit_cast::<6, 7>(self.cursor.q.val());
-                self.states.d.next = self.accept.q.val();
-                if self.too_long.q.val() {
-                    self.states.d.next = 0.into();
-                }
                 self.phase.d.next = Phase::Backward;
+                self.turning.d.next = false;
+                self.going_backward.d.next = true;
             }
             Phase::Backward => {
-                self.met_fill.d.next =
-                    self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
-                self.met_empty.d.next =
-                    self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
-                self.met.d.next = true;
-                self.states.d.next = self.by_fill.val() | self.by_empty.val();
-                self.fillable.d.next = (self.fillable.q.val() << 1) | (self.fillable.q.val() >> 63);
-                self.emptiable.d.next = (self.emptiable.q.val() << 1) | (self.emptiable.q.val() >> 63);
                 if self.at_first.q.val() {
                     self.phase.d.next = Phase::Drain;
+                    self.going_backward.d.next = false;
                 } else {
                     self.next_cursor.next = self.cursor_down.q.val();
                 }
@@ -328,6 +336,28 @@ impl Logic for LineSolver {
             _ => {
                 self.phase.d.next = Phase::Idle;
             }
+        }
+        // The steps of each phase (see the flags).
+        if self.going_forward.q.val() {
+            self.states.d.next = self.by_fill_forward.val() | self.by_empty_forward.val();
+            self.forward_store.write_enable.next = true;
+            self.fillable.d.next = (self.fillable.q.val() >> 1) | (self.fillable.q.val() << 63);
+            self.emptiable.d.next = (self.emptiable.q.val() >> 1) | (self.emptiable.q.val() << 63);
+        }
+        if self.turning.q.val() {
+            self.forward_store.read_used.next = true;
+            self.forward_store.read_address.next = bit_cast::<6, 7>(self.cursor.q.val());
+            self.states.d.next = self.accept.q.val();
+            if self.too_long.q.val() {
+                self.states.d.next = 0.into();
+            }
+        }
+        if self.going_backward.q.val() {
+            self.forward_store.read_used.next = true;
+            self.met.d.next = true;
+            self.states.d.next = self.by_fill.val() | self.by_empty.val();
+            self.fillable.d.next = (self.fillable.q.val() << 1) | (self.fillable.q.val() >> 63);
+            self.emptiable.d.next = (self.emptiable.q.val() << 1) | (self.emptiable.q.val() >> 63);
         }
         // The cursor's neighbours and ends, registered to keep the
         // multiplexer's path short.
@@ -373,6 +403,9 @@ impl Logic for LineSolver {
             self.can_empty_q.d.next = 0.into();
             self.feasible_q.d.next = false;
             self.phase.d.next = Phase::Layout;
+            self.going_forward.d.next = false;
+            self.turning.d.next = false;
+            self.going_backward.d.next = false;
         }
     }
 }

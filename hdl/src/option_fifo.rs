@@ -7,6 +7,7 @@
 //! read by the solver's pipeline, so it never lands on the word being read.
 
 use crate::params::{COUNT_BITS, FIFO_ADDR_BITS, FIFO_ENTRIES, LINE_ID_BITS, MAX_LINE};
+use crate::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -25,14 +26,16 @@ pub struct OptionFifo {
     /// Options stored.
     pub len: Signal<Out, Bits<COUNT_BITS>>,
     pub full: Signal<Out, Bit>,
-    /// Per-line counts: read port (data one cycle later) and write port.
+    /// Per-line counts: read port (data one cycle later; `count_read` says
+    /// the count will be used) and write port.
+    pub count_read: Signal<In, Bit>,
     pub count_read_line: Signal<In, Bits<LINE_ID_BITS>>,
     pub count_read_data: Signal<Out, Bits<COUNT_BITS>>,
     pub count_write: Signal<In, Bit>,
     pub count_write_line: Signal<In, Bits<LINE_ID_BITS>>,
     pub count_write_data: Signal<In, Bits<COUNT_BITS>>,
-    words: RAM<Bits<MAX_LINE>, FIFO_ADDR_BITS>,
-    counts: RAM<Bits<COUNT_BITS>, LINE_ID_BITS>,
+    words: BlockRam<Bits<MAX_LINE>, FIFO_ADDR_BITS>,
+    counts: BlockRam<Bits<COUNT_BITS>, LINE_ID_BITS>,
     head: DFF<Bits<FIFO_ADDR_BITS>>,
     tail: DFF<Bits<FIFO_ADDR_BITS>>,
     stored: DFF<Bits<COUNT_BITS>>,
@@ -50,6 +53,7 @@ impl Default for OptionFifo {
             read_data: Default::default(),
             len: Default::default(),
             full: Default::default(),
+            count_read: Default::default(),
             count_read_line: Default::default(),
             count_read_data: Default::default(),
             count_write: Default::default(),
@@ -69,10 +73,10 @@ impl Logic for OptionFifo {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, head, tail, stored);
-        self.words.read_clock.next = self.clock.val();
-        self.words.write_clock.next = self.clock.val();
-        self.counts.read_clock.next = self.clock.val();
-        self.counts.write_clock.next = self.clock.val();
+        self.words.clock.next = self.clock.val();
+        self.words.read_used.next = self.read.val();
+        self.counts.clock.next = self.clock.val();
+        self.counts.read_used.next = self.count_read.val();
 
         self.full.next = self.stored.q.val() == self.capacity.val();
         self.len.next = self.stored.q.val();
@@ -188,6 +192,7 @@ mod tests {
         }
         idle(&mut uut);
         for line in (0..64u64).rev() {
+            uut.count_read.next = true;
             uut.count_read_line.next = line.into();
             tick(&mut uut, |u| &mut u.clock);
             assert_eq!(uut.count_read_data.val().to_u64(), line * 31 + 7);

@@ -64,6 +64,8 @@ pub struct Solver {
     pub fifo_write: Signal<Out, Bit>,
     pub fifo_write_data: Signal<Out, Bits<MAX_LINE>>,
     /// Count RAM: read port (data one cycle later) and write port.
+    /// The count of `count_read_line` is read (used the cycle after).
+    pub count_read: Signal<Out, Bit>,
     pub count_read_line: Signal<Out, Bits<LINE_ID_BITS>>,
     pub count_read_data: Signal<In, Bits<COUNT_BITS>>,
     pub count_write: Signal<Out, Bit>,
@@ -158,6 +160,7 @@ impl Default for Solver {
             fifo_data: Default::default(),
             fifo_write: Default::default(),
             fifo_write_data: Default::default(),
+            count_read: Default::default(),
             count_read_line: Default::default(),
             count_read_data: Default::default(),
             count_write: Default::default(),
@@ -328,6 +331,7 @@ impl Logic for Solver {
         self.passes.next = self.passes_q.q.val();
         self.top_known.next = self.known[0].q.val();
         self.top_value.next = self.value[0].q.val();
+        self.count_read.next = false;
         self.count_read_line.next = self.line.q.val();
         self.count_write_line.next = self.line.q.val();
         self.count_write_data.next = self.survivors.q.val();
@@ -345,6 +349,7 @@ impl Logic for Solver {
         match self.state.q.val() {
             SolveState::Idle => {}
             SolveState::Fetch => {
+                self.count_read.next = true;
                 self.state.d.next = SolveState::Setup;
             }
             SolveState::Setup => {
@@ -580,6 +585,7 @@ pub(crate) mod tests {
             }
             self.fifo.read.next = self.solver.fifo_read.val();
             self.solver.fifo_data.next = self.fifo.read_data.val();
+            self.fifo.count_read.next = self.solver.count_read.val();
             self.fifo.count_read_line.next = self.solver.count_read_line.val();
             self.solver.count_read_data.next = self.fifo.count_read_data.val();
             self.fifo.count_write.next = self.load_count.val() | self.solver.count_write.val();

@@ -12,12 +12,14 @@ pub mod flags;
 
 use nonogram_hdl::clue_core::ClueCore;
 use nonogram_hdl::core::NonogramCore;
+use nonogram_hdl::bench;
 use nonogram_hdl::driver::{CoreDriver, SerialCore};
 
 pub use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::protocol::IDLE_TIMEOUT_BITS;
 use serialport::{SerialPort, TTYPort};
 use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -91,6 +93,13 @@ impl SimBoard {
 
     /// Starts a board running the core of `engine`'s bitstream.
     pub fn spawn_engine(engine: Engine, faults: Faults) -> io::Result<SimBoard> {
+        SimBoard::spawn_recording(engine, faults, None)
+    }
+
+    /// As [`SimBoard::spawn_engine`], recording every simulated cycle of the
+    /// core into the VCD file `waveform`, if given (it grows by about a
+    /// kilobyte a cycle while the core is busy).
+    pub fn spawn_recording(engine: Engine, faults: Faults, waveform: Option<PathBuf>) -> io::Result<SimBoard> {
         let (mut near, far) = TTYPort::pair().map_err(io::Error::from)?;
         let path = far
             .name()
@@ -103,9 +112,14 @@ impl SimBoard {
             let (stats, stop) = (stats.clone(), stop.clone());
             std::thread::Builder::new()
                 .name("nonogram-sim".into())
-                .spawn(move || match engine {
-                    Engine::Dnf => serve::<NonogramCore>(near, faults, &stats, &stop),
-                    Engine::Clues => serve::<ClueCore>(near, faults, &stats, &stop),
+                .spawn(move || {
+                    if let Some(path) = &waveform {
+                        bench::record_waveform(path);
+                    }
+                    match engine {
+                        Engine::Dnf => serve::<NonogramCore>(near, faults, &stats, &stop),
+                        Engine::Clues => serve::<ClueCore>(near, faults, &stats, &stop),
+                    }
                 })?
         };
         Ok(SimBoard {
@@ -221,6 +235,8 @@ fn serve<C: SerialCore>(
                 idle_done = true;
             }
         }
+        // So that a waveform is readable whenever the board is stopped.
+        bench::flush_waveform()?;
         let out = driver.take_received();
         if !out.is_empty() && !faults.silent {
             for byte in &out {

@@ -34,6 +34,11 @@ struct Args {
     /// Fault injection: hold each reply byte back this many milliseconds.
     #[arg(long, default_value_t = 0, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=60_000))]
     reply_delay_ms: u64,
+    /// Record every simulated cycle of the core into this VCD file, for
+    /// GTKWave (signal names follow the gateware's blocks; about a kilobyte
+    /// a busy cycle).
+    #[arg(long, value_name = "FILE")]
+    vcd: Option<std::path::PathBuf>,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -49,7 +54,19 @@ fn main() -> anyhow::Result<()> {
         "clues" => Engine::Clues,
         _ => Engine::Dnf,
     };
-    let board = SimBoard::spawn_engine(engine, faults)?;
+    if let Some(path) = &args.vcd {
+        // Fail now, with the path, rather than in the board's thread.
+        std::fs::File::create(path)
+            .map_err(|e| anyhow::anyhow!("cannot write the waveform {}: {e}", path.display()))?;
+    }
+    let board = SimBoard::spawn_recording(engine, faults, args.vcd.clone())?;
+    if let Some(path) = &args.vcd {
+        eprintln!(
+            "recording every cycle into {}: the board runs about 25 times slower, so give the \
+             client a long reply timeout (nonohost send --timeout 600)",
+            path.display()
+        );
+    }
     println!("{}", board.path());
     eprintln!(
         "simulated board ({} engine) on {} ({SIM_CLOCKS_PER_BIT} clocks per bit); Ctrl-C stops it",
