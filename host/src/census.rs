@@ -1,12 +1,13 @@
 //! Census of small nonograms: every grid of a size (2^25 of them at 5×5),
 //! its clues, and two verdicts on them:
 //!
-//! * **line-solvable**: the gateware's reference model
-//!   ([`nonogram_hdl::model::solve`]) solves the clues by line logic alone;
+//! * **line-solvable**: the gateware's reference model solves the clues by
+//!   line logic alone: the DNF engine's ([`nonogram_hdl::model::solve`]) or,
+//!   with `--engine clues`, the clue engine's ([`nonogram_hdl::clue_model::solve`]);
 //! * **unique**: the software solver ([`Solver::count_solutions`], limit 2)
 //!   finds exactly one solution.
 //!
-//! The model is called as it is, on the same option lists
+//! The DNF model is called as it is, on the same option lists
 //! [`nonogram_hdl::model::solve_clues`] would enumerate: the lists are
 //! enumerated once per line word (2^5 of them at 5 columns) by
 //! [`LineOptions`] and reused, which halves the time a grid takes and changes
@@ -25,9 +26,10 @@
 use crate::solver::Solver;
 use clap::builder::TypedValueParser as _;
 use indicatif::ProgressBar;
-use nonogram_hdl::model;
+use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::options::{clue_of, LineOptions};
 use nonogram_hdl::protocol::status::outcome;
+use nonogram_hdl::{clue_model, model};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -111,6 +113,7 @@ impl Counts {
 /// Classifies grids of one size. Grid `g` has cell (r, c) filled when bit
 /// `r·columns + c` of `g` is set (row-major, bit 0 the top-left cell).
 pub struct Classifier {
+    engine: Engine,
     rows: usize,
     columns: usize,
     /// Clue and options of a row, by its word (bit c = column c).
@@ -143,8 +146,14 @@ pub fn check_size(rows: usize, columns: usize) -> Result<(), String> {
 }
 
 impl Classifier {
-    /// A classifier of `rows` × `columns` grids; panics unless [`check_size`] allows it.
+    /// A classifier of `rows` × `columns` grids with the DNF engine's model.
     pub fn new(rows: usize, columns: usize) -> Classifier {
+        Classifier::with_engine(Engine::Dnf, rows, columns)
+    }
+
+    /// A classifier of `rows` × `columns` grids with `engine`'s model;
+    /// panics unless [`check_size`] allows it.
+    pub fn with_engine(engine: Engine, rows: usize, columns: usize) -> Classifier {
         if let Err(e) = check_size(rows, columns) {
             panic!("{e}");
         }
@@ -155,6 +164,7 @@ impl Classifier {
                 .collect::<Vec<_>>()
         };
         Classifier {
+            engine,
             rows,
             columns,
             row_clues: clues(columns),
@@ -217,17 +227,23 @@ impl Classifier {
         let picture = |i: usize| g >> i & 1 == 1;
         let mut problem = None;
 
-        // Line logic: the gateware's reference model.
-        let verdict = model::solve(rows, columns, &self.lines);
-        let line_solvable = verdict.outcome == outcome::SOLVED;
-        if verdict.outcome != outcome::SOLVED && verdict.outcome != outcome::STALLED {
+        // Line logic: the engine's reference model.
+        let (verdict_outcome, detail, cells) = match self.engine {
+            Engine::Dnf => {
+                let v = model::solve(rows, columns, &self.lines);
+                (v.outcome, v.detail, v.cells)
+            }
+            Engine::Clues => {
+                let v = clue_model::solve(&self.row_buf, &self.column_buf);
+                (v.outcome, v.detail, v.cells)
+            }
+        };
+        let line_solvable = verdict_outcome == outcome::SOLVED;
+        if verdict_outcome != outcome::SOLVED && verdict_outcome != outcome::STALLED {
             problem = Some(format!(
-                "the model answered outcome {} (detail {}) to the clues of a picture",
-                verdict.outcome, verdict.detail
+                "the model answered outcome {verdict_outcome} (detail {detail}) to the clues of a picture"
             ));
-        } else if let Some(i) =
-            (0..rows * columns).find(|&i| verdict.cells[i].is_some_and(|v| v != picture(i)))
-        {
+        } else if let Some(i) = (0..rows * columns).find(|&i| cells[i].is_some_and(|v| v != picture(i))) {
             problem = Some(format!(
                 "the model fixed cell ({}, {}) against the picture",
                 i / columns,
@@ -288,6 +304,7 @@ impl Classifier {
 /// `threads` threads, each with its own [`Classifier`], advancing `progress`
 /// by the grids done.
 pub fn census(
+    engine: Engine,
     rows: usize,
     columns: usize,
     range: Range<u64>,
@@ -306,7 +323,7 @@ pub fn census(
             .map(|_| {
                 let next = &next;
                 scope.spawn(move || {
-                    let mut classifier = Classifier::new(rows, columns);
+                    let mut classifier = Classifier::with_engine(engine, rows, columns);
                     let mut counts = Counts {
                         rows,
                         columns,
@@ -372,6 +389,10 @@ impl std::str::FromStr for GridSize {
 /// `nonohost census`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The reference model that decides "line-solvable": the DNF engine's
+    /// (dnf) or the clue engine's (clues).
+    #[arg(long, default_value = "dnf", value_parser = crate::sweep::parse_engine)]
+    pub engine: Engine,
     /// Grid size: N for N×N, or RxC for R rows by C columns (1 to 8 a side, at most 25 cells).
     #[arg(long, default_value = "5", value_name = "N|RxC")]
     pub size: GridSize,
@@ -416,7 +437,7 @@ pub fn run(args: &Args) -> i32 {
         ProgressBar::hidden()
     };
     let start = std::time::Instant::now();
-    let counts = census(rows, columns, 0..grids, threads, &bar);
+    let counts = census(args.engine, rows, columns, 0..grids, threads, &bar);
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let reference = published(rows, columns).filter(|p| p.grids == grids);
@@ -426,6 +447,7 @@ pub fn run(args: &Args) -> i32 {
         let j = serde_json::json!({
             "status": if ok { "ok" } else { "mismatch" },
             "error": null,
+            "engine": args.engine.name(),
             "rows": rows,
             "columns": columns,
             "grids": counts.grids,
@@ -459,7 +481,8 @@ pub fn run(args: &Args) -> i32 {
             None => String::new(),
         };
         println!(
-            "line-solvable (the gateware's reference model): {:>10}{}",
+            "line-solvable (the {:<5} engine's model):       {:>10}{}",
+            args.engine.name(),
             counts.line_solvable,
             versus(counts.line_solvable, reference.map(|p| p.line_solvable))
         );
@@ -546,8 +569,8 @@ mod tests {
     #[test]
     fn threads_split_the_work_without_changing_the_counts() {
         let bar = ProgressBar::hidden();
-        let one = census(3, 4, 0..1 << 12, 1, &bar);
-        let three = census(3, 4, 0..1 << 12, 3, &bar);
+        let one = census(Engine::Dnf, 3, 4, 0..1 << 12, 1, &bar);
+        let three = census(Engine::Dnf, 3, 4, 0..1 << 12, 3, &bar);
         assert_eq!(one, three);
         assert_eq!(one.grids, 1 << 12);
         assert_eq!(bar.position(), 2 << 12);

@@ -6,6 +6,7 @@
 //! A regression in the model, the solver or the census fails here.
 
 use indicatif::ProgressBar;
+use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::model;
 use nonogram_hdl::protocol::status::outcome;
 use nonohost::census::{census, Classifier};
@@ -67,7 +68,7 @@ fn check_whole_size(rows: usize, columns: usize) -> (u64, u64) {
         line += want_line as u64;
         unique += want_unique as u64;
     }
-    let counts = census(rows, columns, 0..grids, 2, &ProgressBar::hidden());
+    let counts = census(Engine::Dnf, rows, columns, 0..grids, 2, &ProgressBar::hidden());
     assert_eq!(
         (
             counts.grids,
@@ -182,7 +183,17 @@ fn slices_of_the_five_by_five_space() {
             line += want_line as u64;
             unique += want_unique as u64;
         }
-        let counts = census(5, 5, start..start + slice, 2, &ProgressBar::hidden());
+        let counts = census(Engine::Dnf, 5, 5, start..start + slice, 2, &ProgressBar::hidden());
+        // The clue engine's model finds the same line-solvable grids.
+        let clue_counts = census(
+            Engine::Clues,
+            5,
+            5,
+            start..start + slice,
+            2,
+            &ProgressBar::hidden(),
+        );
+        assert_eq!(clue_counts, counts, "the clue engine, grids {start:#x}..");
         assert_eq!(
             (
                 counts.grids,

@@ -2,6 +2,7 @@
 //! puzzles (a small version of `nonohost sweep`), and the disagreement files.
 
 use indicatif::ProgressBar;
+use nonogram_hdl::board_model::Engine;
 use nonohost::sweep::{self, Config, Failure};
 use nonohost::Puzzle;
 use std::path::PathBuf;
@@ -21,6 +22,7 @@ fn the_core_agrees_with_the_model_on_random_puzzles() {
     // 5×5 pictures, then larger ones with rows and columns drawn apart.
     for (sizes, count) in [(5..=5, 40), (6..=8, 4)] {
         let config = Config {
+            engine: Engine::Dnf,
             sizes,
             count,
             density: 0.5,
@@ -55,11 +57,47 @@ fn the_core_agrees_with_the_model_on_random_puzzles() {
     );
 }
 
+/// The clue engine's core against its model, the DNF engine's model and the
+/// software line solver: small boards that fit both engines, then boards
+/// only the clue engine takes.
+#[test]
+fn the_clue_core_agrees_with_its_model_and_the_other_line_solvers() {
+    let out = temp_dir("sweep-test-clue-failures");
+    for (sizes, count, all_fit_dnf) in [(5..=5, 24, true), (33..=64, 2, false)] {
+        let config = Config {
+            engine: Engine::Clues,
+            sizes,
+            count,
+            density: 0.5,
+            seed: 21,
+            threads: 2,
+            out: Some(out.clone()),
+        };
+        let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden());
+        for f in &failures {
+            eprintln!("{}", sweep::failure_text(f));
+        }
+        assert_eq!(stats.disagreements, 0, "{stats:?}");
+        assert_eq!((stats.puzzles, stats.every_cell), (count, 0), "{stats:?}");
+        assert_eq!(
+            stats.compared_with_dnf,
+            if all_fit_dnf { count } else { 0 },
+            "{stats:?}"
+        );
+        assert_eq!(stats.solved + stats.stalled, count, "{stats:?}");
+        assert!(stats.solved > 0 || !all_fit_dnf, "{stats:?}");
+        // At least the line solver's 2k + 2 steps a visit.
+        assert!(stats.solver_cycles > 2 * stats.visits, "{stats:?}");
+    }
+    assert!(!out.exists(), "no disagreement, no file");
+}
+
 #[test]
 fn a_disagreement_is_written_as_a_puzzle_nonohost_reads_back() {
-    let (drawn, _) = sweep::random_puzzle(3, 17, &(6..=8), 0.5);
+    let (drawn, _) = sweep::random_puzzle(Engine::Dnf, 3, 17, &(6..=8), 0.5);
     let (puzzle, _) = drawn.expect("a 6..=8 picture fits the board");
     let failure = Failure {
+        engine: Engine::Dnf,
         puzzle: puzzle.clone(),
         every_cell: true,
         differences: vec![
@@ -106,10 +144,13 @@ fn the_sweep_command() {
     assert_eq!(j["stats"]["disagreements"], 0);
     assert_eq!(j["ok"], true);
     assert!(j["cycles_per_option"].as_f64().unwrap() > 1.0);
+    assert_eq!(j["engine"], "dnf");
 
     for bad in [
         &["--sizes", "0..=3"][..],
         &["--sizes", "6..=40"],
+        &["--sizes", "6..=65", "--engine", "clues"],
+        &["--engine", "both"],
         &["--density", "1.5"],
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
@@ -119,6 +160,18 @@ fn the_sweep_command() {
             .unwrap();
         assert_eq!(o.status.code(), Some(1), "{bad:?}");
     }
+    // A real puzzle replayed through the clue engine's core.
+    let heart = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/heart6x7.txt");
+    let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(["sweep", "--engine", "clues", "--replay", heart])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("(clues): the core and the model agree: solved"),
+        "{text}"
+    );
     // A file that is not a puzzle: an error.
     let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
         .args(["sweep", "--replay", "/nonexistent/puzzle.txt"])

@@ -1,35 +1,36 @@
 //! The gateware against its reference model, at scale: random puzzles run
-//! through the simulated core ([`CoreDriver`], the real gateware clocked
-//! cycle by cycle, bytes in and out through its UART pins) and through
-//! [`model::solve`]; the outcome, the detail, every cell, the solver's clock
-//! cycles, the passes and the options stored must all agree.
+//! through a simulated core (the real gateware clocked cycle by cycle, bytes
+//! in and out through its UART pins) and through that engine's model; the
+//! outcome, the detail, every cell, the clock cycles and the passes (and for
+//! the DNF engine the options stored) must all agree. With the clue engine,
+//! each answer is also held against the DNF engine's model (when the puzzle
+//! fits the DNF engine) and the software line solver ([`run`]).
 //!
 //! Puzzle `i` of a sweep depends only on the seed and `i` (not on the thread
-//! that runs it), so a sweep is reproducible. A puzzle is the clues of a
-//! random picture (each cell filled with probability `density`, rows and
-//! columns drawn independently from the size range); one over the board's
-//! capacity ([`model::check_capacity`]) is drawn again. One puzzle in
-//! [`EVERY_CELL_ONE_IN`] is sent with every cell of every option (the
-//! original host's encoding), the others with only the filled cells.
+//! that runs it, nor on the engine, as long as it fits both), so a sweep is
+//! reproducible. A puzzle is the clues of a random picture (each cell filled
+//! with probability `density`, rows and columns drawn independently from
+//! the size range); one over the engine's capacity is drawn again. One DNF
+//! puzzle in [`EVERY_CELL_ONE_IN`] is sent with every cell of every option
+//! (the original host's encoding), the others with only the filled cells.
 //!
 //! Every disagreement is printed and written as a board.txt file (the
 //! differences in its comments) that `nonohost send --sim`, `nonohost solve`
 //! and `nonohost sweep --replay` read back.
 
+mod run;
+
+pub use run::{compare, compare_line_solvers, Core, Expected, Run, CLOCKS_PER_BIT};
+
 use crate::puzzle::Puzzle;
 use clap::builder::TypedValueParser as _;
 use indicatif::ProgressBar;
-use nonogram_hdl::driver::CoreDriver;
-use nonogram_hdl::model::{self, Verdict};
-use nonogram_hdl::options::{self, LineOptions};
-use nonogram_hdl::protocol::{decode_reply, encode_board, status::outcome, Reply};
+use nonogram_hdl::board_model::Engine;
+use nonogram_hdl::protocol::status::outcome;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-
-/// Clocks per UART bit of the simulated core (the fewest its receiver takes).
-pub const CLOCKS_PER_BIT: u32 = 4;
 
 /// One puzzle in this many is sent with every cell of every option.
 pub const EVERY_CELL_ONE_IN: u64 = 8;
@@ -43,6 +44,7 @@ const MAX_FILES: usize = 100;
 /// What a sweep runs.
 #[derive(Clone, Debug)]
 pub struct Config {
+    pub engine: Engine,
     /// Rows and columns are each drawn from this range.
     pub sizes: RangeInclusive<usize>,
     /// Puzzles to run.
@@ -69,15 +71,17 @@ pub struct Stats {
     pub redrawn: u64,
     /// Puzzles given up after [`ATTEMPTS`] draws over capacity.
     pub given_up: u64,
-    /// Puzzles on which the core and the model disagree.
+    /// Puzzles on which the core and the model (or the engines) disagree.
     pub disagreements: u64,
+    /// Clue-engine puzzles also compared with the DNF engine's model.
+    pub compared_with_dnf: u64,
     /// Options stored, summed over the puzzles.
     pub options: u64,
-    /// Options read by the solver (the model's count), summed.
+    /// Options read by the DNF solver (the model's count), summed.
     pub options_read: u64,
     /// Line visits (the model's count), summed.
     pub visits: u64,
-    /// The solver's clock cycles as the core reported them, summed.
+    /// The engine's clock cycles as the core reported them, summed.
     pub solver_cycles: u64,
     /// Clock cycles simulated in all (UART in and out, and the solve).
     pub simulated_cycles: u64,
@@ -95,6 +99,7 @@ impl Stats {
         self.redrawn += o.redrawn;
         self.given_up += o.given_up;
         self.disagreements += o.disagreements;
+        self.compared_with_dnf += o.compared_with_dnf;
         self.options += o.options;
         self.options_read += o.options_read;
         self.visits += o.visits;
@@ -117,23 +122,12 @@ impl Stats {
 /// A puzzle on which the core and the model disagree.
 #[derive(Clone, Debug)]
 pub struct Failure {
+    pub engine: Engine,
     pub puzzle: Puzzle,
     pub every_cell: bool,
     pub differences: Vec<String>,
     /// The file it was written to.
     pub file: Option<PathBuf>,
-}
-
-/// One puzzle's run through the core and the model.
-#[derive(Clone, Debug)]
-pub struct Run {
-    pub verdict: Verdict,
-    /// What differs between the core's reply and the model (empty: they agree).
-    pub differences: Vec<String>,
-    pub simulated_cycles: u64,
-    pub bytes_sent: u64,
-    /// The core's reply, if it sent one.
-    pub reply: Option<Reply>,
 }
 
 /// splitmix64: a small, good generator, seeded per puzzle.
@@ -145,31 +139,26 @@ fn next(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Total options of a puzzle in closed form (no enumeration).
-fn option_total(puzzle: &Puzzle) -> u64 {
-    puzzle
-        .lines()
-        .map(|(clue, length)| options::count(clue, length))
-        .fold(0u64, u64::saturating_add)
-}
-
-/// Whether the board takes the puzzle.
-fn fits(puzzle: &Puzzle) -> bool {
-    let total = option_total(puzzle).min(usize::MAX as u64) as usize;
-    model::check_capacity(puzzle.height(), puzzle.width(), total).is_ok()
+/// Whether the engine takes the puzzle.
+fn fits(engine: Engine, puzzle: &Puzzle) -> bool {
+    match engine {
+        Engine::Dnf => crate::wire::check_capacity(puzzle).is_ok(),
+        Engine::Clues => nonogram_hdl::clue_model::check_capacity(&puzzle.rows, &puzzle.columns).is_ok(),
+    }
 }
 
 /// Puzzle `index` of the sweep with `seed`: the puzzle, whether it is sent
-/// with every cell, and the pictures drawn again because they did not fit
-/// (`None` if none of [`ATTEMPTS`] fit).
+/// with every cell (DNF engine only), and the pictures drawn again because
+/// they did not fit `engine` (`None` if none of [`ATTEMPTS`] fit).
 pub fn random_puzzle(
+    engine: Engine,
     seed: u64,
     index: u64,
     sizes: &RangeInclusive<usize>,
     density: f64,
 ) -> (Option<(Puzzle, bool)>, u64) {
     let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03);
-    let every_cell = next(&mut state).is_multiple_of(EVERY_CELL_ONE_IN);
+    let every_cell = next(&mut state).is_multiple_of(EVERY_CELL_ONE_IN) && engine == Engine::Dnf;
     let (lo, hi) = (*sizes.start(), *sizes.end());
     let span = (hi - lo + 1) as u64;
     for attempt in 0..ATTEMPTS {
@@ -181,155 +170,32 @@ pub fn random_puzzle(
         let name = format!("sweep seed {seed} puzzle {index}");
         let mut puzzle = Puzzle::from_picture(&name, rows, columns, &cells);
         puzzle.title = Some(name);
-        if fits(&puzzle) {
+        if fits(engine, &puzzle) {
             return (Some((puzzle, every_cell)), attempt as u64);
         }
     }
     (None, ATTEMPTS as u64)
 }
 
-/// The option lists of every line (rows, then columns).
-fn lines_of(puzzle: &Puzzle) -> Vec<Vec<u64>> {
-    puzzle
-        .lines()
-        .map(|(clue, length)| LineOptions::new(clue, length).collect())
-        .collect()
-}
-
-/// What differs between the core's reply and the model's verdict.
-pub fn compare(reply: &Reply, verdict: &Verdict) -> Vec<String> {
-    let mut d = Vec::new();
-    let mut field = |name: &str, core: u64, model: u64| {
-        if core != model {
-            d.push(format!("{name}: core {core}, model {model}"));
-        }
-    };
-    field("rows", reply.rows as u64, verdict.rows as u64);
-    field("columns", reply.columns as u64, verdict.columns as u64);
-    field("outcome", reply.outcome as u64, verdict.outcome as u64);
-    field("detail", reply.detail as u64, verdict.detail as u64);
-    field("solver cycles", reply.cycles as u64, verdict.cycles);
-    field("passes", reply.passes as u64, verdict.passes as u64);
-    field("options stored", reply.options as u64, verdict.options as u64);
-    if reply.cells.len() != verdict.cells.len() {
-        d.push(format!(
-            "cells: core sent {}, model has {}",
-            reply.cells.len(),
-            verdict.cells.len()
-        ));
-    } else {
-        let show = |c: Option<bool>| match c {
-            Some(true) => '#',
-            Some(false) => '.',
-            None => '?',
-        };
-        let columns = verdict.columns.max(1);
-        let wrong: Vec<String> = (0..verdict.cells.len())
-            .filter(|&i| reply.cells[i] != verdict.cells[i])
-            .map(|i| {
-                format!(
-                    "({}, {}) core {} model {}",
-                    i / columns,
-                    i % columns,
-                    show(reply.cells[i]),
-                    show(verdict.cells[i])
-                )
-            })
-            .collect();
-        if !wrong.is_empty() {
-            let more = if wrong.len() > 8 {
-                format!(" and {} more", wrong.len() - 8)
-            } else {
-                String::new()
-            };
-            d.push(format!(
-                "{} cells differ (row, column): {}{more}",
-                wrong.len(),
-                wrong[..wrong.len().min(8)].join(", ")
-            ));
-        }
-    }
-    d
-}
-
-/// Runs one puzzle through the core (on `driver`) and the model. The puzzle
-/// must fit the board. On a time-out or a garbled reply the driver is
-/// replaced by a fresh core, so the next puzzle starts clean.
-pub fn run_puzzle(driver: &mut CoreDriver, puzzle: &Puzzle, every_cell: bool) -> Run {
-    let (rows, columns) = (puzzle.height(), puzzle.width());
-    let lines = lines_of(puzzle);
-    let verdict = model::solve(rows, columns, &lines);
-    let mut bytes = Vec::new();
-    encode_board(
-        rows,
-        columns,
-        lines.iter().map(|l| l.iter().copied()),
-        every_cell,
-        &mut bytes,
-    );
-    let cpb = driver.clocks_per_bit() as u64;
-    // Reply: the size pair, every cell, a dozen STATUS messages, END_BOARD.
-    let reply_bytes = 2 * (2 + rows * columns + 16 + 1) as u64;
-    let budget = 2 * 10 * cpb * (bytes.len() as u64 + reply_bytes) + 2 * verdict.cycles + 100_000;
-    let (cycles_before, framing_before) = (driver.cycles(), driver.framing_errors());
-    driver.send(&bytes);
-    let answer = driver.run_until_reply(budget);
-    let simulated_cycles = driver.cycles() - cycles_before;
-    let mut differences = Vec::new();
-    let mut reply = None;
-    let mut fresh = false;
-    match answer {
-        None => {
-            differences.push(format!("the core sent no complete reply within {budget} cycles"));
-            fresh = true;
-        }
-        Some(raw) => match decode_reply(&raw) {
-            Ok((r, _)) => {
-                differences.extend(compare(&r, &verdict));
-                reply = Some(r);
-            }
-            Err(e) => {
-                differences.push(format!("garbled reply: {e}"));
-                fresh = true;
-            }
-        },
-    }
-    let stray = driver.take_received();
-    if !stray.is_empty() {
-        differences.push(format!("{} stray bytes after the reply", stray.len()));
-        fresh = true;
-    }
-    if driver.framing_errors() != framing_before {
-        differences.push("framing errors on the core's tx pin".into());
-        fresh = true;
-    }
-    if fresh {
-        *driver = CoreDriver::new(driver.clocks_per_bit());
-    }
-    Run {
-        verdict,
-        differences,
-        simulated_cycles,
-        bytes_sent: bytes.len() as u64,
-        reply,
-    }
-}
-
 /// The board.txt text of a disagreement: the puzzle, with the differences,
 /// the encoding and the picture in comments.
 pub fn failure_text(failure: &Failure) -> String {
     let mut s = String::new();
-    s.push_str("# nonohost sweep: the simulated core and the reference model disagree\n");
+    s.push_str(&format!(
+        "# nonohost sweep: the {} engine's simulated core, its reference model and the line solvers disagree\n",
+        failure.engine.name()
+    ));
     for d in &failure.differences {
         s.push_str(&format!("# - {d}\n"));
     }
+    let sent = match (failure.engine, failure.every_cell) {
+        (Engine::Clues, _) => "as clues (protocol v2)",
+        (Engine::Dnf, true) => "with every cell of every option",
+        (Engine::Dnf, false) => "with only the filled cells",
+    };
+    let engine = failure.engine.name();
     s.push_str(&format!(
-        "# sent with {} (replay: nonohost sweep --replay FILE; nonohost send --sim{} FILE)\n",
-        if failure.every_cell {
-            "every cell of every option"
-        } else {
-            "only the filled cells"
-        },
+        "# sent {sent} (replay: nonohost sweep --engine {engine} --replay FILE; nonohost send --sim --engine {engine}{} FILE)\n",
         if failure.every_cell { " --every-cell" } else { "" }
     ));
     if let Some(picture) = &failure.puzzle.picture {
@@ -363,7 +229,7 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> (Stats, Vec<Failure>) {
             .map(|_| {
                 let (next_index, failures) = (&next_index, &failures);
                 scope.spawn(move || {
-                    let mut driver = CoreDriver::new(CLOCKS_PER_BIT);
+                    let mut core = Core::new(config.engine);
                     let mut stats = Stats::default();
                     loop {
                         let index = next_index.fetch_add(1, Ordering::Relaxed);
@@ -371,30 +237,32 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> (Stats, Vec<Failure>) {
                             break;
                         }
                         let (drawn, redrawn) =
-                            random_puzzle(config.seed, index, &config.sizes, config.density);
+                            random_puzzle(config.engine, config.seed, index, &config.sizes, config.density);
                         stats.redrawn += redrawn;
                         let Some((puzzle, every_cell)) = drawn else {
                             stats.given_up += 1;
                             progress.inc(1);
                             continue;
                         };
-                        let run = run_puzzle(&mut driver, &puzzle, every_cell);
+                        let run = core.run(&puzzle, every_cell);
                         stats.puzzles += 1;
                         stats.every_cell += every_cell as u64;
-                        match run.verdict.outcome {
+                        stats.compared_with_dnf += run.compared_with_dnf as u64;
+                        match run.expected.outcome {
                             outcome::SOLVED => stats.solved += 1,
                             outcome::STALLED => stats.stalled += 1,
                             _ => stats.contradictions += 1,
                         }
-                        stats.options += run.verdict.options as u64;
-                        stats.options_read += run.verdict.options_read;
-                        stats.visits += run.verdict.visits;
+                        stats.options += run.expected.options as u64;
+                        stats.options_read += run.expected.options_read;
+                        stats.visits += run.expected.visits;
                         stats.solver_cycles += run.reply.as_ref().map_or(0, |r| r.cycles as u64);
                         stats.simulated_cycles += run.simulated_cycles;
                         stats.bytes_sent += run.bytes_sent;
                         if !run.differences.is_empty() {
                             stats.disagreements += 1;
                             let mut failure = Failure {
+                                engine: config.engine,
                                 puzzle,
                                 every_cell,
                                 differences: run.differences,
@@ -403,7 +271,8 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> (Stats, Vec<Failure>) {
                             let mut list = failures.lock().unwrap_or_else(|e| e.into_inner());
                             if let Some(dir) = config.out.as_deref().filter(|_| list.len() < MAX_FILES) {
                                 let stem = format!(
-                                    "sweep-seed{}-{index}-{}x{}",
+                                    "sweep-{}-seed{}-{index}-{}x{}",
+                                    config.engine.name(),
                                     config.seed,
                                     failure.puzzle.height(),
                                     failure.puzzle.width()
@@ -437,15 +306,12 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> (Stats, Vec<Failure>) {
 
 fn print_failure(f: &Failure) {
     eprintln!(
-        "DISAGREEMENT on {} ({}x{}, {}):",
+        "DISAGREEMENT on {} ({}x{}, {} engine{}):",
         f.puzzle.title.as_deref().unwrap_or(&f.puzzle.name),
         f.puzzle.height(),
         f.puzzle.width(),
-        if f.every_cell {
-            "every cell"
-        } else {
-            "filled cells"
-        }
+        f.engine.name(),
+        if f.every_cell { ", every cell" } else { "" }
     );
     for d in &f.differences {
         eprintln!("  {d}");
@@ -470,21 +336,34 @@ pub fn parse_sizes(s: &str) -> Result<RangeInclusive<usize>, String> {
         let n = number(s)?;
         (n, n)
     };
-    let max = nonogram_hdl::params::MAX_LINE;
+    let max = nonogram_hdl::clue_model::MAX_SIDE;
     if lo == 0 || lo > hi || hi > max {
         return Err(format!("sizes must be within 1..={max} and not empty: {s:?}"));
     }
     Ok(lo..=hi)
 }
 
+/// Parses `--engine`: "dnf" or "clues".
+pub fn parse_engine(s: &str) -> Result<Engine, String> {
+    [Engine::Dnf, Engine::Clues]
+        .into_iter()
+        .find(|e| e.name() == s)
+        .ok_or_else(|| format!("not an engine: {s:?} (write dnf or clues)"))
+}
+
 /// `nonohost sweep`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The engine whose core is swept: dnf (protocol v1, the default
+    /// bitstream) or clues (protocol v2, also checked against the DNF
+    /// engine's model and the software line solver).
+    #[arg(long, default_value = "dnf", value_parser = parse_engine)]
+    pub engine: Engine,
     /// Puzzles to run.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
     /// Rows and columns of the random pictures.
-    #[arg(long, default_value_t = 5, conflicts_with = "sizes", value_parser = clap::value_parser!(u16).range(1..=32).map(usize::from))]
+    #[arg(long, default_value_t = 5, conflicts_with = "sizes", value_parser = clap::value_parser!(u16).range(1..=64).map(usize::from))]
     pub size: usize,
     /// Rows and columns drawn (each on its own) from this range instead: N, A..=B or A-B.
     #[arg(long, value_name = "RANGE", value_parser = parse_sizes)]
@@ -516,10 +395,19 @@ pub struct Args {
 pub fn run(args: &Args) -> i32 {
     use std::io::IsTerminal;
     if !args.replay.is_empty() {
-        return replay(&args.replay, args.json);
+        return replay(args.engine, &args.replay, args.json);
     }
     let sizes = args.sizes.clone().unwrap_or(args.size..=args.size);
-    if let Err(e) = parse_sizes(&format!("{}..={}", sizes.start(), sizes.end())) {
+    let max = match args.engine {
+        Engine::Dnf => nonogram_hdl::params::MAX_LINE,
+        Engine::Clues => nonogram_hdl::clue_model::MAX_SIDE,
+    };
+    if *sizes.end() > max {
+        let e = format!(
+            "the {} engine takes at most {max} rows and columns, not {}",
+            args.engine.name(),
+            sizes.end()
+        );
         return crate::cli::usage_error(&e, args.json);
     }
     if !(0.0..=1.0).contains(&args.density) {
@@ -527,6 +415,7 @@ pub fn run(args: &Args) -> i32 {
         return crate::cli::usage_error(&e, args.json);
     }
     let config = Config {
+        engine: args.engine,
         sizes: sizes.clone(),
         count: args.count,
         density: args.density,
@@ -560,6 +449,7 @@ pub fn run(args: &Args) -> i32 {
         let j = serde_json::json!({
             "status": if ok { "ok" } else { "disagreement" },
             "error": null,
+            "engine": config.engine.name(),
             "sizes": [sizes.start(), sizes.end()],
             "density": config.density,
             "seed": config.seed,
@@ -567,6 +457,7 @@ pub fn run(args: &Args) -> i32 {
             "stats": stats,
             "cycles_per_option": stats.cycles_per_option(),
             "overhead_per_visit": stats.overhead_per_visit(),
+            "cycles_per_visit": stats.solver_cycles as f64 / stats.visits.max(1) as f64,
             "seconds": seconds,
             "puzzles_per_second": stats.puzzles as f64 / seconds,
             "simulated_cycles_per_second": stats.simulated_cycles as f64 / seconds,
@@ -576,19 +467,23 @@ pub fn run(args: &Args) -> i32 {
         println!("{j}");
     } else {
         println!(
-            "sweep: {} random puzzles, {size_text}, density {:.2}, seed {}, {} thread{}",
+            "sweep: the {} engine, {} random puzzles, {size_text}, density {:.2}, seed {}, {} thread{}",
+            config.engine.name(),
             stats.puzzles,
             config.density,
             config.seed,
             config.threads,
             if config.threads == 1 { "" } else { "s" }
         );
+        let every_cell = match config.engine {
+            Engine::Dnf => format!("; {} sent with every cell", stats.every_cell),
+            Engine::Clues => String::new(),
+        };
         println!(
-            "outcomes: {} solved, {} stalled, {} contradictions; {} sent with every cell; {} pictures over capacity drawn again{}",
+            "outcomes: {} solved, {} stalled, {} contradictions{every_cell}; {} pictures over capacity drawn again{}",
             stats.solved,
             stats.stalled,
             stats.contradictions,
-            stats.every_cell,
             stats.redrawn,
             if stats.given_up > 0 {
                 format!(", {} puzzles GIVEN UP (nothing fit)", stats.given_up)
@@ -596,8 +491,12 @@ pub fn run(args: &Args) -> i32 {
                 String::new()
             }
         );
+        let against = match config.engine {
+            Engine::Dnf => "the core and the model",
+            Engine::Clues => "the core, the model, the DNF engine's model and the software line solver",
+        };
         println!(
-            "disagreements between the core and the model: {}{}",
+            "disagreements between {against}: {}{}",
             stats.disagreements,
             if stats.disagreements > 0 {
                 format!(" (written into {})", args.out.display())
@@ -605,15 +504,29 @@ pub fn run(args: &Args) -> i32 {
                 String::new()
             }
         );
-        println!(
-            "gateware: {} solver cycles for {} options read in {} line visits: {:.3} cycles per option ({:.2} per visit besides one per option); {:.1} options stored per puzzle",
-            stats.solver_cycles,
-            stats.options_read,
-            stats.visits,
-            stats.cycles_per_option(),
-            stats.overhead_per_visit(),
-            stats.options as f64 / stats.puzzles.max(1) as f64
-        );
+        match config.engine {
+            Engine::Dnf => println!(
+                "gateware: {} solver cycles for {} options read in {} line visits: {:.3} cycles per option ({:.2} per visit besides one per option); {:.1} options stored per puzzle",
+                stats.solver_cycles,
+                stats.options_read,
+                stats.visits,
+                stats.cycles_per_option(),
+                stats.overhead_per_visit(),
+                stats.options as f64 / stats.puzzles.max(1) as f64
+            ),
+            Engine::Clues => {
+                println!(
+                    "engines: {} of {} puzzles fit the DNF engine and were compared with its model too; all were compared with the software line solver",
+                    stats.compared_with_dnf, stats.puzzles
+                );
+                println!(
+                    "gateware: {} clue-engine cycles in {} line visits: {:.1} cycles per visit",
+                    stats.solver_cycles,
+                    stats.visits,
+                    stats.solver_cycles as f64 / stats.visits.max(1) as f64
+                );
+            }
+        }
         println!(
             "simulated: {} clock cycles ({} bytes sent at {} clocks per bit) in {seconds:.1} s: {:.2} puzzles/s, {:.0} cycles/s",
             stats.simulated_cycles,
@@ -631,9 +544,9 @@ pub fn run(args: &Args) -> i32 {
 }
 
 /// `nonohost sweep --replay FILE...`: each file through the core and the
-/// model, in both encodings.
-fn replay(files: &[PathBuf], json: bool) -> i32 {
-    let mut driver = CoreDriver::new(CLOCKS_PER_BIT);
+/// model (the DNF engine: in both encodings).
+fn replay(engine: Engine, files: &[PathBuf], json: bool) -> i32 {
+    let mut core = Core::new(engine);
     let mut ok = true;
     let mut results = Vec::new();
     for file in files {
@@ -647,16 +560,32 @@ fn replay(files: &[PathBuf], json: bool) -> i32 {
                 continue;
             }
         };
-        if let Err(e) = crate::wire::check_capacity(&puzzle) {
+        let fit = match engine {
+            Engine::Dnf => crate::wire::check_capacity(&puzzle),
+            Engine::Clues => crate::wire::check_clue_capacity(
+                &puzzle,
+                nonogram_hdl::clue_model::MAX_SIDE,
+                nonogram_hdl::clue_model::CLUE_STORE_BLOCKS,
+            ),
+        };
+        if let Err(e) = fit {
             eprintln!("{name}: not run: {e}");
             ok = false;
             results.push(serde_json::json!({"file": name, "error": e.to_string()}));
             continue;
         }
-        for every_cell in [false, true] {
-            let run = run_puzzle(&mut driver, &puzzle, every_cell);
-            let encoding = if every_cell { "every cell" } else { "filled cells" };
-            let outcome_name = match run.verdict.outcome {
+        let encodings: &[bool] = match engine {
+            Engine::Dnf => &[false, true],
+            Engine::Clues => &[false],
+        };
+        for &every_cell in encodings {
+            let run = core.run(&puzzle, every_cell);
+            let encoding = match (engine, every_cell) {
+                (Engine::Clues, _) => "clues",
+                (Engine::Dnf, true) => "every cell",
+                (Engine::Dnf, false) => "filled cells",
+            };
+            let outcome_name = match run.expected.outcome {
                 outcome::SOLVED => "solved",
                 outcome::STALLED => "stalled",
                 outcome::CONTRADICTION => "contradiction",
@@ -666,7 +595,7 @@ fn replay(files: &[PathBuf], json: bool) -> i32 {
                 if run.differences.is_empty() {
                     println!(
                         "{name} ({encoding}): the core and the model agree: {outcome_name}, {} solver cycles, {} passes",
-                        run.verdict.cycles, run.verdict.passes
+                        run.expected.cycles, run.expected.passes
                     );
                 } else {
                     println!("{name} ({encoding}): DISAGREEMENT");
@@ -678,10 +607,11 @@ fn replay(files: &[PathBuf], json: bool) -> i32 {
             ok &= run.differences.is_empty();
             results.push(serde_json::json!({
                 "file": name,
+                "engine": engine.name(),
                 "every_cell": every_cell,
                 "outcome": outcome_name,
-                "cycles": run.verdict.cycles,
-                "passes": run.verdict.passes,
+                "cycles": run.expected.cycles,
+                "passes": run.expected.passes,
                 "differences": run.differences,
             }));
         }
@@ -710,46 +640,86 @@ mod tests {
         assert_eq!(parse_sizes("6..16"), Ok(6..=15));
         assert_eq!(parse_sizes("6-15"), Ok(6..=15));
         assert_eq!(parse_sizes("7"), Ok(7..=7));
+        assert_eq!(parse_sizes("16..=64"), Ok(16..=64));
         assert!(parse_sizes("0..=3").is_err());
         assert!(parse_sizes("9..=3").is_err());
-        assert!(parse_sizes("5..=33").is_err());
+        assert!(parse_sizes("5..=65").is_err());
         assert!(parse_sizes("five").is_err());
     }
 
     #[test]
+    fn engines_parse() {
+        assert_eq!(parse_engine("dnf"), Ok(Engine::Dnf));
+        assert_eq!(parse_engine("clues"), Ok(Engine::Clues));
+        assert!(parse_engine("auto").is_err());
+    }
+
+    #[test]
     fn puzzles_depend_only_on_the_seed_and_index() {
-        let a = random_puzzle(7, 42, &(5..=9), 0.5);
-        let b = random_puzzle(7, 42, &(5..=9), 0.5);
+        let a = random_puzzle(Engine::Dnf, 7, 42, &(5..=9), 0.5);
+        let b = random_puzzle(Engine::Dnf, 7, 42, &(5..=9), 0.5);
         assert_eq!(a.0.as_ref().map(|p| &p.0), b.0.as_ref().map(|p| &p.0));
-        let c = random_puzzle(7, 43, &(5..=9), 0.5);
-        assert_ne!(a.0.map(|p| p.0.rows), c.0.map(|p| p.0.rows));
+        let c = random_puzzle(Engine::Dnf, 7, 43, &(5..=9), 0.5);
+        assert_ne!(a.0.as_ref().map(|p| &p.0.rows), c.0.as_ref().map(|p| &p.0.rows));
+        // The same picture for both engines when it fits both; clues are never
+        // sent "with every cell".
+        let d = random_puzzle(Engine::Clues, 7, 42, &(5..=9), 0.5);
+        assert_eq!(a.0.as_ref().map(|p| &p.0.rows), d.0.as_ref().map(|p| &p.0.rows));
+        assert!((0..64).all(|i| !random_puzzle(Engine::Clues, 7, i, &(5..=9), 0.5).0.unwrap().1));
     }
 
     #[test]
     fn over_capacity_pictures_are_drawn_again() {
         // At 32×32 half-filled, no picture fits the 2 048-entry FIFO.
-        let (p, redrawn) = random_puzzle(1, 0, &(32..=32), 0.5);
+        let (p, redrawn) = random_puzzle(Engine::Dnf, 1, 0, &(32..=32), 0.5);
         assert!(p.is_none());
         assert_eq!(redrawn, ATTEMPTS as u64);
+        // The clue engine takes them; a half-filled 64×64 has about 2 080
+        // blocks, so most are over its 2 048-block store, and some fit.
+        let (p, _) = random_puzzle(Engine::Clues, 1, 0, &(32..=32), 0.5);
+        assert!(p.is_some());
+        let (p, redrawn) = random_puzzle(Engine::Clues, 1, 0, &(64..=64), 0.5);
+        assert!(p.is_some() && redrawn > 0, "{redrawn}");
+    }
+
+    fn four_by_four() -> Puzzle {
+        Puzzle::from_clues(
+            "4x4",
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        )
     }
 
     #[test]
     fn a_tampered_reply_is_a_disagreement() {
-        let puzzle = Puzzle::from_clues(
-            "4x4",
-            vec![vec![2], vec![1, 1], vec![3], vec![1]],
-            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
-        );
-        let mut driver = CoreDriver::new(CLOCKS_PER_BIT);
-        let run = run_puzzle(&mut driver, &puzzle, false);
-        assert_eq!(run.differences, Vec::<String>::new());
-        let mut reply = run.reply.unwrap();
-        assert!(compare(&reply, &run.verdict).is_empty());
-        reply.cells[5] = reply.cells[5].map(|v| !v);
-        reply.cycles += 1;
-        let d = compare(&reply, &run.verdict);
-        assert_eq!(d.len(), 2, "{d:?}");
-        assert!(d[0].starts_with("solver cycles"), "{d:?}");
-        assert!(d[1].contains("(1, 1)"), "{d:?}");
+        for engine in [Engine::Dnf, Engine::Clues] {
+            let mut core = Core::new(engine);
+            let run = core.run(&four_by_four(), false);
+            assert_eq!(run.differences, Vec::<String>::new(), "{engine:?}");
+            let mut reply = run.reply.unwrap();
+            assert!(compare(&reply, &run.expected).is_empty());
+            reply.cells[5] = reply.cells[5].map(|v| !v);
+            reply.cycles += 1;
+            let d = compare(&reply, &run.expected);
+            assert_eq!(d.len(), 2, "{d:?}");
+            assert!(d[0].starts_with("solver cycles"), "{d:?}");
+            assert!(d[1].contains("(1, 1)"), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn a_wrong_clue_engine_answer_is_caught_by_both_line_solvers() {
+        let puzzle = four_by_four();
+        let mut run = Core::new(Engine::Clues).run(&puzzle, false);
+        assert!(run.compared_with_dnf);
+        let (d, fits_dnf) = compare_line_solvers(&puzzle, &run.expected);
+        assert!(d.is_empty() && fits_dnf, "{d:?}");
+        run.expected.cells[2] = None;
+        run.expected.visits += 1;
+        let (d, _) = compare_line_solvers(&puzzle, &run.expected);
+        assert_eq!(d.len(), 3, "{d:?}");
+        assert!(d[0].starts_with("engines: visits"), "{d:?}");
+        assert!(d[1].starts_with("engines: 1 cells differ"), "{d:?}");
+        assert!(d[2].starts_with("software line solver: 1 cells differ"), "{d:?}");
     }
 }

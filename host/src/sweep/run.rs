@@ -1,0 +1,352 @@
+//! One puzzle through a simulated core and through that engine's reference
+//! model, and everything that differs between the two.
+//!
+//! The clue engine's answer is also held against the other line solvers:
+//! the DNF engine's model when the puzzle fits the DNF engine, and always
+//! the software line solver (`crate::solver`). All three are complete line
+//! solvers, so their fixpoints, and the outcome, must be the same.
+
+use crate::puzzle::Puzzle;
+use crate::solver::{self, LineOutcome};
+use nonogram_hdl::board_model::Engine;
+use nonogram_hdl::clue_core::ClueCore;
+use nonogram_hdl::driver::{CoreDriver, SerialCore};
+use nonogram_hdl::options::LineOptions;
+use nonogram_hdl::protocol::status::outcome;
+use nonogram_hdl::protocol::{encode_board, Reply, ReplyError};
+use nonogram_hdl::{clue_model, clue_protocol, model, protocol};
+
+/// Clocks per UART bit of the simulated cores (the fewest their receivers take).
+pub const CLOCKS_PER_BIT: u32 = 4;
+
+/// What an engine's model says its core must answer, with the model's counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Expected {
+    pub rows: usize,
+    pub columns: usize,
+    pub outcome: u8,
+    pub detail: u8,
+    /// Row-major, `None` where unknown.
+    pub cells: Vec<Option<bool>>,
+    /// The engine's clock cycles.
+    pub cycles: u64,
+    pub passes: u8,
+    /// Options stored (the DNF engine; 0 for the clue engine).
+    pub options: usize,
+    /// Options read by the DNF engine (0 for the clue engine).
+    pub options_read: u64,
+    pub visits: u64,
+}
+
+impl From<model::Verdict> for Expected {
+    fn from(v: model::Verdict) -> Expected {
+        Expected {
+            rows: v.rows,
+            columns: v.columns,
+            outcome: v.outcome,
+            detail: v.detail,
+            cells: v.cells,
+            cycles: v.cycles,
+            passes: v.passes,
+            options: v.options,
+            options_read: v.options_read,
+            visits: v.visits,
+        }
+    }
+}
+
+impl From<clue_model::ClueVerdict> for Expected {
+    fn from(v: clue_model::ClueVerdict) -> Expected {
+        Expected {
+            rows: v.rows,
+            columns: v.columns,
+            outcome: v.outcome,
+            detail: v.detail,
+            cells: v.cells,
+            cycles: v.cycles,
+            passes: v.passes,
+            options: 0,
+            options_read: 0,
+            visits: v.visits,
+        }
+    }
+}
+
+/// One puzzle's run through a core and its model.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub expected: Expected,
+    /// What differs: core against model, and (clue engine) engine against
+    /// the other line solvers. Empty when all agree.
+    pub differences: Vec<String>,
+    /// The clue engine's answer was compared with the DNF engine's model.
+    pub compared_with_dnf: bool,
+    pub simulated_cycles: u64,
+    pub bytes_sent: u64,
+    /// The core's reply, if it sent one.
+    pub reply: Option<Reply>,
+}
+
+/// A simulated core with either engine, clocked cycle by cycle.
+pub enum Core {
+    Dnf(CoreDriver),
+    Clues(CoreDriver<ClueCore>),
+}
+
+impl Core {
+    pub fn new(engine: Engine) -> Core {
+        match engine {
+            Engine::Dnf => Core::Dnf(CoreDriver::new(CLOCKS_PER_BIT)),
+            Engine::Clues => Core::Clues(CoreDriver::with_core(CLOCKS_PER_BIT)),
+        }
+    }
+
+    pub fn engine(&self) -> Engine {
+        match self {
+            Core::Dnf(_) => Engine::Dnf,
+            Core::Clues(_) => Engine::Clues,
+        }
+    }
+
+    /// Runs a puzzle that fits the engine. `every_cell` (the original host's
+    /// encoding) applies to the DNF engine only.
+    pub fn run(&mut self, puzzle: &Puzzle, every_cell: bool) -> Run {
+        match self {
+            Core::Dnf(driver) => run_dnf(driver, puzzle, every_cell),
+            Core::Clues(driver) => run_clues(driver, puzzle),
+        }
+    }
+}
+
+/// The option lists of every line (rows, then columns).
+fn lines_of(puzzle: &Puzzle) -> Vec<Vec<u64>> {
+    puzzle
+        .lines()
+        .map(|(clue, length)| LineOptions::new(clue, length).collect())
+        .collect()
+}
+
+/// Cycles to wait for a reply: twice the wire time both ways and twice the
+/// engine's cycles, and a margin.
+fn budget(clocks_per_bit: u32, bytes_out: usize, bytes_back: usize, engine_cycles: u64) -> u64 {
+    2 * 10 * clocks_per_bit as u64 * (bytes_out + bytes_back) as u64 + 2 * engine_cycles + 100_000
+}
+
+fn run_dnf(driver: &mut CoreDriver, puzzle: &Puzzle, every_cell: bool) -> Run {
+    let (rows, columns) = (puzzle.height(), puzzle.width());
+    let lines = lines_of(puzzle);
+    let expected = Expected::from(model::solve(rows, columns, &lines));
+    let mut bytes = Vec::new();
+    encode_board(
+        rows,
+        columns,
+        lines.iter().map(|l| l.iter().copied()),
+        every_cell,
+        &mut bytes,
+    );
+    // Reply: the size pair, every cell, a dozen STATUS messages, END_BOARD.
+    let back = 2 * (2 + rows * columns + 16 + 1);
+    let wait = budget(driver.clocks_per_bit(), bytes.len(), back, expected.cycles);
+    let (reply, problems, simulated_cycles) = exchange(driver, &bytes, wait, protocol::decode_reply);
+    let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
+    differences.extend(problems);
+    Run {
+        expected,
+        differences,
+        compared_with_dnf: false,
+        simulated_cycles,
+        bytes_sent: bytes.len() as u64,
+        reply,
+    }
+}
+
+fn run_clues(driver: &mut CoreDriver<ClueCore>, puzzle: &Puzzle) -> Run {
+    let (rows, columns) = (puzzle.height(), puzzle.width());
+    let expected = Expected::from(clue_model::solve(&puzzle.rows, &puzzle.columns));
+    let bytes = crate::wire::encode_clues(puzzle);
+    // Reply: the size pair, KNOWN and VALUES maps (13 cells a message),
+    // STATUS fields, END_BOARD.
+    let back = 2 * (2 + 2 * (rows * columns).div_ceil(13) + 16 + 1);
+    let wait = budget(driver.clocks_per_bit(), bytes.len(), back, expected.cycles);
+    let (reply, problems, simulated_cycles) = exchange(driver, &bytes, wait, clue_protocol::decode_reply);
+    let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
+    differences.extend(problems);
+    let (against_others, compared_with_dnf) = compare_line_solvers(puzzle, &expected);
+    differences.extend(against_others);
+    Run {
+        expected,
+        differences,
+        compared_with_dnf,
+        simulated_cycles,
+        bytes_sent: bytes.len() as u64,
+        reply,
+    }
+}
+
+/// Sends `bytes` and waits up to `budget` cycles for a whole reply. Returns
+/// the decoded reply, what went wrong on the wire, and the cycles simulated.
+/// A core that misbehaved is replaced by a fresh one, so the next puzzle
+/// starts clean.
+fn exchange<C: SerialCore>(
+    driver: &mut CoreDriver<C>,
+    bytes: &[u8],
+    budget: u64,
+    decode: fn(&[u8]) -> Result<(Reply, usize), ReplyError>,
+) -> (Option<Reply>, Vec<String>, u64) {
+    let (cycles_before, framing_before) = (driver.cycles(), driver.framing_errors());
+    driver.send(bytes);
+    let answer = driver.run_until_reply(budget);
+    let simulated = driver.cycles() - cycles_before;
+    let mut problems = Vec::new();
+    let mut reply = None;
+    match answer.map(|raw| decode(&raw)) {
+        None => problems.push(format!("the core sent no complete reply within {budget} cycles")),
+        Some(Err(e)) => problems.push(format!("garbled reply: {e}")),
+        Some(Ok((r, _))) => reply = Some(r),
+    }
+    let stray = driver.take_received();
+    if !stray.is_empty() {
+        problems.push(format!("{} stray bytes after the reply", stray.len()));
+    }
+    if driver.framing_errors() != framing_before {
+        problems.push("framing errors on the core's tx pin".into());
+    }
+    if !problems.is_empty() {
+        *driver = CoreDriver::with_core(driver.clocks_per_bit());
+    }
+    (reply, problems, simulated)
+}
+
+fn show(c: Option<bool>) -> char {
+    match c {
+        Some(true) => '#',
+        Some(false) => '.',
+        None => '?',
+    }
+}
+
+/// The cells that differ between `a` and `b` (named `a_name`, `b_name`),
+/// the first eight of them listed.
+fn cell_differences(
+    columns: usize,
+    a_name: &str,
+    a: &[Option<bool>],
+    b_name: &str,
+    b: &[Option<bool>],
+) -> Option<String> {
+    if a.len() != b.len() {
+        return Some(format!(
+            "cells: {a_name} has {}, {b_name} has {}",
+            a.len(),
+            b.len()
+        ));
+    }
+    let columns = columns.max(1);
+    let wrong: Vec<String> = (0..a.len())
+        .filter(|&i| a[i] != b[i])
+        .map(|i| {
+            format!(
+                "({}, {}) {a_name} {} {b_name} {}",
+                i / columns,
+                i % columns,
+                show(a[i]),
+                show(b[i])
+            )
+        })
+        .collect();
+    if wrong.is_empty() {
+        return None;
+    }
+    let more = if wrong.len() > 8 {
+        format!(" and {} more", wrong.len() - 8)
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "{} cells differ (row, column): {}{more}",
+        wrong.len(),
+        wrong[..wrong.len().min(8)].join(", ")
+    ))
+}
+
+/// What differs between a core's reply and its model.
+pub fn compare(reply: &Reply, expected: &Expected) -> Vec<String> {
+    let mut d = Vec::new();
+    let mut field = |name: &str, core: u64, model: u64| {
+        if core != model {
+            d.push(format!("{name}: core {core}, model {model}"));
+        }
+    };
+    field("rows", reply.rows as u64, expected.rows as u64);
+    field("columns", reply.columns as u64, expected.columns as u64);
+    field("outcome", reply.outcome as u64, expected.outcome as u64);
+    field("detail", reply.detail as u64, expected.detail as u64);
+    field("solver cycles", reply.cycles as u64, expected.cycles);
+    field("passes", reply.passes as u64, expected.passes as u64);
+    field("options stored", reply.options as u64, expected.options as u64);
+    d.extend(cell_differences(
+        expected.columns,
+        "core",
+        &reply.cells,
+        "model",
+        &expected.cells,
+    ));
+    d
+}
+
+/// The clue engine's model against the DNF engine's model (when the puzzle
+/// fits the DNF engine: outcome, detail, cells, visits and passes, since
+/// both visit lines in the same order) and against the software line solver
+/// (outcome, and the cells unless there is no fill). Returns the
+/// differences and whether the DNF model was consulted.
+pub fn compare_line_solvers(puzzle: &Puzzle, clues: &Expected) -> (Vec<String>, bool) {
+    let mut d = Vec::new();
+    let fits_dnf = crate::wire::check_capacity(puzzle).is_ok();
+    if fits_dnf {
+        let dnf = model::solve_clues(&puzzle.rows, &puzzle.columns);
+        for (name, c, n) in [
+            ("outcome", clues.outcome as u64, dnf.outcome as u64),
+            ("detail", clues.detail as u64, dnf.detail as u64),
+            ("visits", clues.visits, dnf.visits),
+            ("passes", clues.passes as u64, dnf.passes as u64),
+        ] {
+            if c != n {
+                d.push(format!("engines: {name}: clue engine {c}, DNF engine {n}"));
+            }
+        }
+        d.extend(
+            cell_differences(
+                clues.columns,
+                "clue engine",
+                &clues.cells,
+                "DNF engine",
+                &dnf.cells,
+            )
+            .map(|s| format!("engines: {s}")),
+        );
+    }
+    let software = solver::line_solve(&puzzle.rows, &puzzle.columns);
+    let software_outcome = match software.outcome {
+        LineOutcome::Solved => outcome::SOLVED,
+        LineOutcome::Stalled => outcome::STALLED,
+        LineOutcome::Contradiction => outcome::CONTRADICTION,
+    };
+    if clues.outcome != software_outcome {
+        d.push(format!(
+            "software line solver: outcome: clue engine {}, software {software_outcome}",
+            clues.outcome
+        ));
+    } else if software.outcome != LineOutcome::Contradiction {
+        d.extend(
+            cell_differences(
+                clues.columns,
+                "clue engine",
+                &clues.cells,
+                "software",
+                &software.cells,
+            )
+            .map(|s| format!("software line solver: {s}")),
+        );
+    }
+    (d, fits_dnf)
+}
