@@ -418,7 +418,15 @@ fn place_and_route(
     let pcf_arg = pcf.to_string_lossy().into_owned();
     let mut cmd = Command::new("nextpnr-ice40");
     cmd.args(["--hx8k", "--package", "cb132", "--pcf", &pcf_arg, "--freq", &freq])
-        .args(["--json", "top.json", "--report", "report.json", "-l", "nextpnr.log", "-q"]);
+        .args([
+            "--json",
+            "top.json",
+            "--report",
+            "report.json",
+            "-l",
+            "nextpnr.log",
+            "-q",
+        ]);
     if asc {
         cmd.args(["--asc", "top.asc"]);
     }
@@ -426,7 +434,13 @@ fn place_and_route(
         cmd.args(["--seed", &seed.to_string()]);
     }
     let _ = fs::remove_file(dir.join("report.json"));
-    let pnr = run_tool(&mut cmd, dir, "nextpnr-ice40", Some(&dir.join("nextpnr.log")), INSTALL_HINT);
+    let pnr = run_tool(
+        &mut cmd,
+        dir,
+        "nextpnr-ice40",
+        Some(&dir.join("nextpnr.log")),
+        INSTALL_HINT,
+    );
     let report = fs::read_to_string(dir.join("report.json")).ok().map(|text| {
         parse_report(&text).map(|mut r| {
             r.constraint_mhz = r.constraint_mhz.max(opts.freq_mhz);

@@ -199,14 +199,21 @@ fn sweep(opts: &BuildOptions, n: u64) -> Result<()> {
     } else {
         (fmax[fmax.len() / 2 - 1] + fmax[fmax.len() / 2]) / 2.0
     };
-    println!("  fmax over {n} seeds: minimum {:.2} MHz, median {median:.2} MHz", fmax[0]);
+    println!(
+        "  fmax over {n} seeds: minimum {:.2} MHz, median {median:.2} MHz",
+        fmax[0]
+    );
     let missed: Vec<String> = reports
         .iter()
         .filter(|(_, r)| !r.meets_timing())
         .map(|(seed, r)| format!("seed {seed} ({:.2} MHz)", r.fmax_mhz))
         .collect();
     if !missed.is_empty() {
-        bail!("timing: {} of {n} seeds miss {BOARD_MHZ} MHz: {}", missed.len(), missed.join(", "));
+        bail!(
+            "timing: {} of {n} seeds miss {BOARD_MHZ} MHz: {}",
+            missed.len(),
+            missed.join(", ")
+        );
     }
     Ok(())
 }

@@ -104,7 +104,8 @@ impl Waveform {
             }
             *half_cycles += 1;
             let mut vcd = probe.take().expect("the probe is put back after every change");
-            vcd.timestamp(*half_cycles * CYCLE_PS / 2).expect("writing the waveform");
+            vcd.timestamp(*half_cycles * CYCLE_PS / 2)
+                .expect("writing the waveform");
             *probe = Some(write_vcd_change(vcd, uut));
         }
     }
@@ -282,7 +283,10 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         assert!(vcd.contains("$enddefinitions"), "{vcd}");
         for signal in ["rx", "framing_error", "valid"] {
-            assert!(vcd.contains(&format!(" {signal} $end")), "no {signal} in the waveform");
+            assert!(
+                vcd.contains(&format!(" {signal} $end")),
+                "no {signal} in the waveform"
+            );
         }
         // 200 half cycles, 5 ns apart, from 0.
         assert!(vcd.contains("#995000\n"), "100 cycles at 10 ns");

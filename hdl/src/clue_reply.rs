@@ -39,6 +39,23 @@ enum ReplyPhase {
     Footer,
 }
 
+/// The steps of the Maps phase. Each step decides from its own few flags,
+/// so that no register's enable waits on a long chain of conditions (such a
+/// chain here was the clue bitstream's critical path on two nextpnr seeds).
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum MapStep {
+    /// The row's address is on the board memory's read port.
+    Request,
+    /// The row's word arrives.
+    Latch,
+    /// One cell into the message a cycle.
+    Shift,
+    /// Zeros after the map's last cell, up to 13.
+    Pad,
+    /// A full message: hand it over when the last one has gone.
+    Emit,
+}
+
 #[derive(LogicBlock)]
 pub struct ClueReply {
     pub clock: Signal<In, Clock>,
@@ -80,19 +97,17 @@ pub struct ClueReply {
     step: DFF<Bits<4>>,
     /// Sending the KNOWN map (else the VALUES map).
     known_map: DFF<Bit>,
+    map_step: DFF<MapStep>,
     row: DFF<Bits<7>>,
     column: DFF<Bits<7>>,
     cells_left: DFF<Bits<13>>,
     word: DFF<Bits<64>>,
-    word_valid: DFF<Bit>,
-    reading: DFF<Bit>,
     pack: DFF<Bits<13>>,
     packed: DFF<Bits<4>>,
-    // `packed` == 13 and == 0, and `cells_left` == 0, kept in flags: the
-    // comparisons would otherwise sit on the 10 ns path into `word`.
-    pack_full: DFF<Bit>,
-    pack_empty: DFF<Bit>,
+    /// The map's last cell is in `pack`.
     map_end: DFF<Bit>,
+    /// `word` still holds cells of the current row.
+    word_valid: DFF<Bit>,
     rows_q: DFF<Bits<7>>,
     columns_q: DFF<Bits<7>>,
     all_known_q: DFF<Bit>,
@@ -150,14 +165,12 @@ impl Default for ClueReply {
             known_map: Default::default(),
             row: Default::default(),
             column: Default::default(),
+            map_step: Default::default(),
             cells_left: Default::default(),
             word: Default::default(),
             word_valid: Default::default(),
-            reading: Default::default(),
             pack: Default::default(),
             packed: Default::default(),
-            pack_full: Default::default(),
-            pack_empty: Default::default(),
             map_end: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
@@ -199,15 +212,13 @@ impl Logic for ClueReply {
             low_next,
             step,
             known_map,
-            pack_full,
-            pack_empty,
+            map_step,
             map_end,
             row,
             column,
             cells_left,
             word,
             word_valid,
-            reading,
             pack,
             packed,
             rows_q,
@@ -294,68 +305,84 @@ impl Logic for ClueReply {
                             self.known_map.d.next = !self.all_known_q.q.val();
                             self.cells_left.d.next = self.cells_q.q.val();
                             self.map_end.d.next = false;
+                            self.map_step.d.next = MapStep::Request;
                         }
                     } else {
                         self.step.d.next = 1.into();
                     }
                 }
             }
-            ReplyPhase::Maps => {
-                if self.pack_full.q.val() | (self.map_end.q.val() & self.pack_empty.q.val()) {
-                    // A full message (or a map's end): send it, or start the next map.
-                    if !self.pending.q.val() {
-                        self.packed.d.next = 0.into();
-                        self.pack.d.next = 0.into();
-                        self.pack_full.d.next = false;
-                        self.pack_empty.d.next = true;
-                        if self.pack_full.q.val() {
-                            self.pending.d.next = true;
-                            self.message.d.next = (bit_cast::<16, 3>(self.code_values.val()) << 13)
-                                | bit_cast::<16, 13>(self.pack.q.val());
-                            if self.known_map.q.val() {
-                                self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
-                                    | bit_cast::<16, 13>(self.pack.q.val());
-                            }
-                        } else if self.known_map.q.val() {
-                            self.known_map.d.next = false;
-                            self.row.d.next = 0.into();
-                            self.cells_left.d.next = self.cells_q.q.val();
-                            self.map_end.d.next = false;
-                        } else {
-                            self.phase.d.next = ReplyPhase::Status;
-                        }
-                    }
-                } else if self.map_end.q.val() {
-                    // Zeros after the last cell.
-                    self.pack.d.next = self.pack.q.val() << 1;
-                    self.packed.d.next = self.packed.q.val() + 1;
-                    self.pack_full.d.next = self.packed.q.val() == 12;
-                    self.pack_empty.d.next = false;
-                } else if !self.word_valid.q.val() {
-                    // Ask for the row's word; it is on `row_word` a cycle later.
-                    self.reading.d.next = true;
-                    if self.reading.q.val() {
-                        self.reading.d.next = false;
-                        self.word.d.next = self.row_word.val();
-                        self.word_valid.d.next = true;
-                    }
-                } else {
+            ReplyPhase::Maps => match self.map_step.q.val() {
+                MapStep::Request => {
+                    self.map_step.d.next = MapStep::Latch;
+                }
+                MapStep::Latch => {
+                    self.word.d.next = self.row_word.val();
+                    self.word_valid.d.next = true;
+                    self.map_step.d.next = MapStep::Shift;
+                }
+                MapStep::Shift => {
                     self.pack.d.next =
                         (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
                     self.packed.d.next = self.packed.q.val() + 1;
-                    self.pack_full.d.next = self.packed.q.val() == 12;
-                    self.pack_empty.d.next = false;
                     self.word.d.next = self.word.q.val() >> 1;
                     self.cells_left.d.next = self.cells_left.q.val() - 1;
-                    self.map_end.d.next = self.cells_left.q.val() == 1;
                     self.column.d.next = self.column.q.val() + 1;
                     if self.column.q.val() + 1 == self.columns_q.q.val() {
                         self.column.d.next = 0.into();
                         self.row.d.next = self.row.q.val() + 1;
                         self.word_valid.d.next = false;
+                        self.map_step.d.next = MapStep::Request;
+                    }
+                    if self.cells_left.q.val() == 1 {
+                        self.map_end.d.next = true;
+                        self.map_step.d.next = MapStep::Pad;
+                    }
+                    if self.packed.q.val() == 12 {
+                        self.map_step.d.next = MapStep::Emit;
                     }
                 }
-            }
+                MapStep::Pad => {
+                    self.pack.d.next = self.pack.q.val() << 1;
+                    self.packed.d.next = self.packed.q.val() + 1;
+                    if self.packed.q.val() == 12 {
+                        self.map_step.d.next = MapStep::Emit;
+                    }
+                }
+                MapStep::Emit => {
+                    if !self.pending.q.val() {
+                        self.pending.d.next = true;
+                        self.message.d.next = (bit_cast::<16, 3>(self.code_values.val()) << 13)
+                            | bit_cast::<16, 13>(self.pack.q.val());
+                        if self.known_map.q.val() {
+                            self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
+                                | bit_cast::<16, 13>(self.pack.q.val());
+                        }
+                        self.pack.d.next = 0.into();
+                        self.packed.d.next = 0.into();
+                        self.map_step.d.next = MapStep::Request;
+                        if self.word_valid.q.val() {
+                            self.map_step.d.next = MapStep::Shift;
+                        }
+                        if self.map_end.q.val() {
+                            // The VALUES map follows the KNOWN map; then the status.
+                            self.map_end.d.next = false;
+                            self.known_map.d.next = false;
+                            self.row.d.next = 0.into();
+                            self.column.d.next = 0.into();
+                            self.cells_left.d.next = self.cells_q.q.val();
+                            self.word_valid.d.next = false;
+                            self.map_step.d.next = MapStep::Request;
+                            if !self.known_map.q.val() {
+                                self.phase.d.next = ReplyPhase::Status;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    self.map_step.d.next = MapStep::Request;
+                }
+            },
             ReplyPhase::Status => {
                 if !self.pending.q.val() {
                     self.pending.d.next = true;
@@ -390,11 +417,9 @@ impl Logic for ClueReply {
             self.column.d.next = 0.into();
             self.packed.d.next = 0.into();
             self.pack.d.next = 0.into();
-            self.pack_full.d.next = false;
-            self.pack_empty.d.next = true;
             self.map_end.d.next = false;
             self.word_valid.d.next = false;
-            self.reading.d.next = false;
+            self.map_step.d.next = MapStep::Request;
             self.rows_q.d.next = 0.into();
             self.columns_q.d.next = 0.into();
             self.detail_q.d.next = 0.into();

@@ -33,11 +33,11 @@
 //! (CONTRADICTION) or after m + n visits in a row that fixed nothing (SOLVED
 //! when all m·n cells are known, STALLED otherwise).
 
+use crate::block_ram::BlockRam;
 use crate::constant;
 use crate::line_solver::LineSolver;
 use crate::params::CYCLE_BITS;
 use crate::protocol::status::outcome;
-use crate::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
 /// Blocks the clue store holds (for all lines of a board together).
@@ -114,6 +114,17 @@ pub struct ClueSolver {
     line_bit: DFF<Bits<64>>,
     quiet: DFF<Bits<8>>,
     known_cells: DFF<Bits<13>>,
+    // Whether the last m + n visits fixed nothing, and whether every cell is
+    // known: set in WriteKnown, read in Advance, so that the compares are
+    // off the path into `outcome_q` (with them there the clue bitstream
+    // missed 100 MHz on two nextpnr seeds of five). They are exact there: a
+    // quiet visit copies no cells, so `known_cells` does not move between.
+    all_quiet: DFF<Bit>,
+    board_known: DFF<Bit>,
+    // The line solver's start, set in Load for the Start cycle: a registered
+    // pulse, because decoded from `state` it fanned out to the line
+    // solver's 400 registers and missed 100 MHz on a nextpnr seed.
+    start_line: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
@@ -193,6 +204,9 @@ impl Default for ClueSolver {
             fresh: Default::default(),
             line_bit: Default::default(),
             quiet: Default::default(),
+            all_quiet: Default::default(),
+            board_known: Default::default(),
+            start_line: Default::default(),
             known_cells: Default::default(),
             outcome_q: Default::default(),
             cycles_q: Default::default(),
@@ -245,6 +259,9 @@ impl Logic for ClueSolver {
             copied_cell,
             copied_value,
             quiet,
+            all_quiet,
+            board_known,
+            start_line,
             known_cells,
             outcome_q,
             cycles_q,
@@ -260,7 +277,8 @@ impl Logic for ClueSolver {
         self.line_table.read_used.next = (self.state.q.val() == State::Load)
             | (self.state.q.val() == State::Start)
             | (self.state.q.val() == State::Solve);
-        self.clues.read_used.next = (self.state.q.val() == State::Start) | (self.state.q.val() == State::Solve);
+        self.clues.read_used.next =
+            (self.state.q.val() == State::Start) | (self.state.q.val() == State::Solve);
 
         // The loader fills the clue store and the line table.
         self.clues.write_enable.next = self.clue_write.val();
@@ -276,7 +294,8 @@ impl Logic for ClueSolver {
         self.clues.read_address.next =
             self.first_block.q.val() + bit_cast::<CLUE_STORE_BITS, 5>(self.line_solver.clue_address.val());
         self.line_solver.clue_length.next = self.clues.read_data.val();
-        self.line_solver.start.next = false;
+        self.line_solver.start.next = self.start_line.q.val();
+        self.start_line.d.next = false;
         self.line_solver.length.next = self.length.q.val();
         self.line_solver.blocks.next = self.line_table.read_data.val().get_bits::<6>(11);
         self.line_solver.known.next = self.line_known.q.val();
@@ -369,11 +388,12 @@ impl Logic for ClueSolver {
                     | 64;
                 self.line_known.d.next = self.board.read_data.val();
                 self.first_block.d.next = self.line_table.read_data.val().get_bits::<CLUE_STORE_BITS>(0);
+                self.start_line.d.next = true;
                 self.state.d.next = State::Start;
             }
             State::Start => {
-                // Value arrives now; the line table's word is still on its port.
-                self.line_solver.start.next = true;
+                // Value arrives now; the line table's word is still on its
+                // port; `start_line` starts the line solver.
                 self.state.d.next = State::Solve;
             }
             State::Solve => {
@@ -395,6 +415,8 @@ impl Logic for ClueSolver {
                 }
             }
             State::WriteKnown => {
+                self.all_quiet.d.next = self.quiet.q.val() == self.last_line.q.val() + 1;
+                self.board_known.d.next = self.known_cells.q.val() == self.cells.q.val();
                 self.board.write_enable.next = true;
                 self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
@@ -451,9 +473,9 @@ impl Logic for ClueSolver {
                 }
             }
             State::Advance => {
-                if self.quiet.q.val() == self.last_line.q.val() + 1 {
+                if self.all_quiet.q.val() {
                     self.outcome_q.d.next = self.stalled.val();
-                    if self.known_cells.q.val() == self.cells.q.val() {
+                    if self.board_known.q.val() {
                         self.outcome_q.d.next = self.solved.val();
                     }
                     self.done_q.d.next = true;
@@ -512,6 +534,7 @@ impl Logic for ClueSolver {
         }
         if self.abort.val() {
             self.state.d.next = State::Idle;
+            self.start_line.d.next = false;
         }
     }
 }

@@ -211,7 +211,10 @@ mod tests {
     #[test]
     fn a_lost_byte_on_an_idle_line_is_dropped_in_its_turn() {
         let timeout = IDLE_TIMEOUT_BITS * CPB;
-        let (m, t) = run_timed(timeout + 5, &[(timeout + 5, None), (10, Some(0x12)), (10, Some(0x34))]);
+        let (m, t) = run_timed(
+            timeout + 5,
+            &[(timeout + 5, None), (10, Some(0x12)), (10, Some(0x34))],
+        );
         assert_eq!(m, vec![0x1234]);
         assert_eq!(t, 2, "the silent line timed out, then the lost byte did");
     }

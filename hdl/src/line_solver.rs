@@ -70,6 +70,8 @@ pub struct LineSolver {
     fillable: DFF<Bits<64>>,
     emptiable: DFF<Bits<64>>,
     last_cell: DFF<Bits<7>>,
+    /// L + 1: where g_k may be at most.
+    gap_limit: DFF<Bits<8>>,
     last_block: DFF<Bits<6>>,
     // Layout.
     issued: DFF<Bits<6>>,
@@ -138,6 +140,7 @@ impl Default for LineSolver {
             fillable: Default::default(),
             emptiable: Default::default(),
             last_cell: Default::default(),
+            gap_limit: Default::default(),
             last_block: Default::default(),
             issued: Default::default(),
             arriving: Default::default(),
@@ -192,6 +195,7 @@ impl Logic for LineSolver {
             fillable,
             emptiable,
             last_cell,
+            gap_limit,
             last_block,
             issued,
             arriving,
@@ -247,16 +251,20 @@ impl Logic for LineSolver {
 
         // A block's length arriving: its gap g_j sits b + 1 places after g_{j−1},
         // its last cell just before g_j. A clue that needs more than L cells
-        // (g_k past L + 1) has no fill.
+        // (g_k past L + 1) has no fill. That is checked on `gap_at` a cycle
+        // after the sum, not on the sum (whose adder, compare and clock
+        // enable missed 100 MHz on a nextpnr seed): one more block may be
+        // added meanwhile, which keeps `gap_at` under 65 + 2 × 65 < 256, and
+        // `too_long` is still set long before the turn reads it.
         self.block_length.d.next = self.clue_length.val();
         self.arrived.d.next = self.arriving.q.val();
         self.next_gap_at.next = self.gap_at.q.val() + bit_cast::<8, 7>(self.block_length.q.val()) + 1;
         self.gap_here.next = self.one.val() << self.next_gap_at.val();
+        if self.gap_at.q.val() > self.gap_limit.q.val() {
+            self.too_long.d.next = true;
+        }
         if self.arrived.q.val() & !self.too_long.q.val() {
             self.gap_at.d.next = self.next_gap_at.val();
-            if self.next_gap_at.val() > bit_cast::<8, 7>(self.last_cell.q.val()) + 2 {
-                self.too_long.d.next = true;
-            }
             self.gaps.d.next = self.gaps.q.val() | self.gap_here.val();
             self.block_ends.d.next = self.block_ends.q.val() | (self.gap_here.val() >> 1);
             self.last_gap.d.next = self.gap_here.val();
@@ -390,6 +398,7 @@ impl Logic for LineSolver {
             self.fillable.d.next = !(self.known.val() & !self.value.val());
             self.emptiable.d.next = !(self.known.val() & self.value.val());
             self.last_cell.d.next = self.length.val() - 1;
+            self.gap_limit.d.next = bit_cast::<8, 7>(self.length.val()) + 1;
             self.last_block.d.next = self.blocks.val();
             self.issued.d.next = 0.into();
             self.drained.d.next = 0.into();

@@ -6,8 +6,8 @@
 //! A read issued in one cycle delivers its word in the next. A write lags its
 //! read by the solver's pipeline, so it never lands on the word being read.
 
-use crate::params::{COUNT_BITS, FIFO_ADDR_BITS, FIFO_ENTRIES, LINE_ID_BITS, MAX_LINE};
 use crate::block_ram::BlockRam;
+use crate::params::{COUNT_BITS, FIFO_ADDR_BITS, FIFO_ENTRIES, LINE_ID_BITS, MAX_LINE};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]

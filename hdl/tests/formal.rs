@@ -33,7 +33,8 @@ fn prove<B: Block>(mut block: B, wrapper: &str, depth: u32) {
         return;
     };
     block.connect_all();
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("formal-{wrapper}-{}", std::process::id()));
+    let dir =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("formal-{wrapper}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("dut.v"), generate_verilog(&block)).unwrap();
     let properties = Path::new(env!("CARGO_MANIFEST_DIR"))

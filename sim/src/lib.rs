@@ -10,9 +10,9 @@
 
 pub mod flags;
 
+use nonogram_hdl::bench;
 use nonogram_hdl::clue_core::ClueCore;
 use nonogram_hdl::core::NonogramCore;
-use nonogram_hdl::bench;
 use nonogram_hdl::driver::{CoreDriver, SerialCore};
 
 pub use nonogram_hdl::board_model::Engine;
@@ -99,7 +99,11 @@ impl SimBoard {
     /// As [`SimBoard::spawn_engine`], recording every simulated cycle of the
     /// core into the VCD file `waveform`, if given (it grows by about a
     /// kilobyte a cycle while the core is busy).
-    pub fn spawn_recording(engine: Engine, faults: Faults, waveform: Option<PathBuf>) -> io::Result<SimBoard> {
+    pub fn spawn_recording(
+        engine: Engine,
+        faults: Faults,
+        waveform: Option<PathBuf>,
+    ) -> io::Result<SimBoard> {
         let (mut near, far) = TTYPort::pair().map_err(io::Error::from)?;
         let path = far
             .name()

@@ -183,7 +183,7 @@ pub fn failure_text(failure: &Failure) -> String {
     let mut s = String::new();
     s.push_str(&format!(
         "# nonohost sweep: the {} engine's simulated core, its reference model and the line solvers disagree\n",
-        failure.engine.name()
+        label(failure.engine)
     ));
     for d in &failure.differences {
         s.push_str(&format!("# - {d}\n"));
@@ -310,7 +310,7 @@ fn print_failure(f: &Failure) {
         f.puzzle.title.as_deref().unwrap_or(&f.puzzle.name),
         f.puzzle.height(),
         f.puzzle.width(),
-        f.engine.name(),
+        label(f.engine),
         if f.every_cell { ", every cell" } else { "" }
     );
     for d in &f.differences {
@@ -341,6 +341,14 @@ pub fn parse_sizes(s: &str) -> Result<RangeInclusive<usize>, String> {
         return Err(format!("sizes must be within 1..={max} and not empty: {s:?}"));
     }
     Ok(lo..=hi)
+}
+
+/// The engine's name in sentences: "DNF" or "clue".
+fn label(engine: Engine) -> &'static str {
+    match engine {
+        Engine::Dnf => "DNF",
+        Engine::Clues => "clue",
+    }
 }
 
 /// Parses `--engine`: "dnf" or "clues".
@@ -468,7 +476,7 @@ pub fn run(args: &Args) -> i32 {
     } else {
         println!(
             "sweep: the {} engine, {} random puzzles, {size_text}, density {:.2}, seed {}, {} thread{}",
-            config.engine.name(),
+            label(config.engine),
             stats.puzzles,
             config.density,
             config.seed,
