@@ -8,6 +8,7 @@
 //! `CI` is set (CI installs them). (Debian's boolector 3 speaks an SMT-LIB
 //! dialect yosys 0.23's smtbmc does not, so z3 is the one solver used.)
 
+use nonogram_hdl::clue_parser::ClueParser;
 use nonogram_hdl::framer::MessageFramer;
 use nonogram_hdl::parser::MessageParser;
 use nonogram_hdl::uart_rx::UartRx;
@@ -106,4 +107,10 @@ fn framer_drops_half_messages_after_the_idle_timeout() {
 #[test]
 fn parser_never_hangs_and_start_board_always_starts_a_board() {
     prove(MessageParser::with_idle_cycles(8), "parser", 34);
+}
+
+/// The same for the v2 (clue) parser, with boards up to 64×64.
+#[test]
+fn clue_parser_never_hangs_and_start_board_always_starts_a_board() {
+    prove(ClueParser::with_idle_cycles(8), "clue_parser", 34);
 }

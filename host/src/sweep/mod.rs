@@ -463,8 +463,9 @@ pub fn run(args: &Args) -> i32 {
             "seed": config.seed,
             "threads": config.threads,
             "stats": stats,
-            "cycles_per_option": stats.cycles_per_option(),
-            "overhead_per_visit": stats.overhead_per_visit(),
+            // Options are the DNF engine's; the clue engine has none.
+            "cycles_per_option": (config.engine == Engine::Dnf).then(|| stats.cycles_per_option()),
+            "overhead_per_visit": (config.engine == Engine::Dnf).then(|| stats.overhead_per_visit()),
             "cycles_per_visit": stats.solver_cycles as f64 / stats.visits.max(1) as f64,
             "seconds": seconds,
             "puzzles_per_second": stats.puzzles as f64 / seconds,
