@@ -452,47 +452,73 @@ fn place_and_route(
 
 /// Places and routes a finished build's netlist (`top.json` in
 /// `opts.out_dir`) again with each of `seeds`, each in `seed-N/` beside it,
-/// and returns nextpnr's report of each, met or not. `progress` hears of
-/// each run.
+/// and returns nextpnr's report of each, met or not, in the order of
+/// `seeds`. nextpnr places on one core, so the seeds run side by side, one
+/// per core. `progress` hears of each run as it ends.
 pub fn sweep_seeds(
     opts: &BuildOptions,
     seeds: &[u64],
-    mut progress: impl FnMut(&str),
+    progress: impl FnMut(&str) + Send,
 ) -> Result<Vec<(u64, PnrReport)>> {
     let pcf = opts
         .pcf
         .canonicalize()
         .with_context(|| format!("cannot find the pin constraints {}", opts.pcf.display()))?;
     let netlist = opts.out_dir.join("top.json");
-    let mut reports = vec![];
-    for &seed in seeds {
-        let dir = opts.out_dir.join(format!("seed-{seed}"));
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        fs::copy(&netlist, dir.join("top.json"))
-            .with_context(|| format!("cannot copy {} (build first)", netlist.display()))?;
-        let start = Instant::now();
-        let seeded = BuildOptions {
-            seed: Some(seed),
-            ..opts.clone()
-        };
-        let (pnr, report) = place_and_route(&dir, &pcf, &seeded, false);
-        let _ = fs::remove_file(dir.join("top.json"));
-        let report = match report {
-            Some(report) => report?,
-            None => {
-                pnr?;
-                bail!("nextpnr-ice40 wrote no report in {}", dir.display())
-            }
-        };
-        progress(&format!(
-            "  seed {seed}: {:.2} MHz, {} logic cells ({:.1} s)",
-            report.fmax_mhz,
-            report.lcs_used,
-            start.elapsed().as_secs_f64()
-        ));
-        reports.push((seed, report));
+    if !netlist.is_file() {
+        bail!("cannot find {} (build first)", netlist.display());
     }
-    Ok(reports)
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(seeds.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let progress = std::sync::Mutex::new(progress);
+    let mut reports: Vec<Option<Result<PnrReport>>> = seeds.iter().map(|_| None).collect();
+    let results = std::sync::Mutex::new(&mut reports);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&seed) = seeds.get(i) else { break };
+                let start = Instant::now();
+                let report = place_and_route_seed(opts, &pcf, &netlist, seed);
+                if let Ok(report) = &report {
+                    (progress.lock().unwrap())(&format!(
+                        "  seed {seed}: {:.2} MHz, {} logic cells ({:.1} s)",
+                        report.fmax_mhz,
+                        report.lcs_used,
+                        start.elapsed().as_secs_f64()
+                    ));
+                }
+                results.lock().unwrap()[i] = Some(report);
+            });
+        }
+    });
+    seeds
+        .iter()
+        .zip(reports)
+        .map(|(&seed, report)| Ok((seed, report.expect("every seed was placed")?)))
+        .collect()
+}
+
+/// One seed of [`sweep_seeds`], in its own directory.
+fn place_and_route_seed(opts: &BuildOptions, pcf: &Path, netlist: &Path, seed: u64) -> Result<PnrReport> {
+    let dir = opts.out_dir.join(format!("seed-{seed}"));
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    fs::copy(netlist, dir.join("top.json")).with_context(|| format!("cannot copy {}", netlist.display()))?;
+    let seeded = BuildOptions {
+        seed: Some(seed),
+        ..opts.clone()
+    };
+    let (pnr, report) = place_and_route(&dir, pcf, &seeded, false);
+    let _ = fs::remove_file(dir.join("top.json"));
+    match report {
+        Some(report) => report,
+        None => {
+            pnr?;
+            bail!("nextpnr-ice40 wrote no report in {}", dir.display())
+        }
+    }
 }
 
 fn pack(
