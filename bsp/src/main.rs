@@ -84,8 +84,9 @@ enum Cmd {
         #[arg(long)]
         seed: Option<u64>,
         /// Then place and route the same netlist again with nextpnr seeds
-        /// 1..=N (in seed-N/ under the output directory), report each fmax,
-        /// their minimum and median, and fail if any misses 100 MHz.
+        /// 1..=N (in seed-N/ under the output directory, one run per core
+        /// at a time), report each fmax, their minimum and median, and fail
+        /// if any misses 100 MHz.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100))]
         seeds: Option<u64>,
         /// Pin constraints [default: constraints/alchitry_cu.pcf].
