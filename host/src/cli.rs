@@ -123,7 +123,10 @@ pub struct SendArgs {
     /// Line rate (8N1), 300 to 12 000 000.
     #[arg(long, default_value_t = DEFAULT_BAUD, value_parser = clap::value_parser!(u32).range(300..=12_000_000))]
     pub baud: u32,
-    /// Use the simulated board instead of a real one.
+    /// Use the simulated board instead of a real one. It runs the core's
+    /// Verilog under Verilator when verilator is installed (built once, a
+    /// minute or two, then cached), else RustHDL's simulation;
+    /// NONOGRAM_SIM_BACKEND=rusthdl|verilator chooses.
     #[arg(long, conflicts_with = "port")]
     pub sim: bool,
     /// The board's engine: `auto` asks the board (QUERY) and uses the clue
@@ -426,7 +429,8 @@ fn send(a: &SendArgs) -> i32 {
         let stats = sim.stats();
         if !a.json {
             println!(
-                "simulated board: {} clock cycles ({} per UART bit) at {:.0} cycles/s",
+                "simulated board ({}): {} clock cycles ({} per UART bit) at {:.0} cycles/s",
+                sim.backend().name(),
                 stats.cycles(),
                 nonogram_sim::SIM_CLOCKS_PER_BIT,
                 stats.cycles_per_second()

@@ -3,10 +3,23 @@
 
 use indicatif::ProgressBar;
 use nonogram_hdl::board_model::Engine;
+use nonogram_sim::{verilated, Backend};
 use nonohost::sweep::{self, Config, Failure};
 use nonohost::Puzzle;
 use std::path::PathBuf;
 use std::process::Command;
+
+/// RustHDL, and Verilator when installed (CI installs it and must test it):
+/// the sweep holds the emitted Verilog to the model as well.
+fn backends() -> Vec<Backend> {
+    if verilated::verilator_version().is_some() {
+        vec![Backend::RustHdl, Backend::Verilator]
+    } else {
+        assert!(std::env::var_os("CI").is_none(), "CI must sweep on Verilator too");
+        eprintln!("skipped the Verilator back end: verilator is not installed");
+        vec![Backend::RustHdl]
+    }
+}
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -19,8 +32,13 @@ fn the_core_agrees_with_the_model_on_random_puzzles() {
     let out = temp_dir("sweep-test-failures");
     let start = std::time::Instant::now();
     let mut all = sweep::Stats::default();
-    // 5×5 pictures, then larger ones with rows and columns drawn apart.
-    for (sizes, count) in [(5..=5, 40), (6..=8, 4)] {
+    // 5×5 pictures, then larger ones with rows and columns drawn apart; on
+    // Verilator, many more (it runs them in about the same time).
+    let runs = backends().into_iter().flat_map(|backend| {
+        let scale = if backend == Backend::Verilator { 25 } else { 1 };
+        [(5..=5, 40 * scale, backend), (6..=8, 4 * scale, backend)]
+    });
+    for (sizes, count, backend) in runs {
         let config = Config {
             engine: Engine::Dnf,
             sizes,
@@ -29,8 +47,9 @@ fn the_core_agrees_with_the_model_on_random_puzzles() {
             seed: 20,
             threads: 2,
             out: Some(out.clone()),
+            backend,
         };
-        let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden());
+        let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden()).unwrap();
         for f in &failures {
             eprintln!("{}", sweep::failure_text(f));
         }
@@ -63,7 +82,14 @@ fn the_core_agrees_with_the_model_on_random_puzzles() {
 #[test]
 fn the_clue_core_agrees_with_its_model_and_the_other_line_solvers() {
     let out = temp_dir("sweep-test-clue-failures");
-    for (sizes, count, all_fit_dnf) in [(5..=5, 24, true), (33..=64, 2, false)] {
+    let runs = backends().into_iter().flat_map(|backend| {
+        let scale = if backend == Backend::Verilator { 25 } else { 1 };
+        [
+            (5..=5, 24 * scale, true, backend),
+            (33..=64, 2 * scale, false, backend),
+        ]
+    });
+    for (sizes, count, all_fit_dnf, backend) in runs {
         let config = Config {
             engine: Engine::Clues,
             sizes,
@@ -72,8 +98,9 @@ fn the_clue_core_agrees_with_its_model_and_the_other_line_solvers() {
             seed: 21,
             threads: 2,
             out: Some(out.clone()),
+            backend,
         };
-        let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden());
+        let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden()).unwrap();
         for f in &failures {
             eprintln!("{}", sweep::failure_text(f));
         }

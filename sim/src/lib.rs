@@ -7,8 +7,15 @@
 //! When the line is quiet and the core has nothing to do, the simulation
 //! sleeps instead of stepping; after a short real-time silence it runs the
 //! core's idle timeout once, as the real line's silence would.
+//!
+//! Two back ends step the core: the core's emitted Verilog under Verilator
+//! (`verilated.rs`; built once and cached, used whenever verilator is
+//! installed) and RustHDL's own simulation (always there; the only one that
+//! records waveforms). Both drive the pins the same way, cycle for cycle,
+//! and the Verilator cross-check tests hold them to the same bytes.
 
 pub mod flags;
+pub mod verilated;
 
 use nonogram_hdl::bench;
 use nonogram_hdl::clue_core::ClueCore;
@@ -24,6 +31,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use verilated::VerilatedCore;
 
 /// Clocks per UART bit in the simulation (the gateware's receiver needs ≥ 4).
 pub const SIM_CLOCKS_PER_BIT: u32 = 4;
@@ -42,6 +50,52 @@ pub struct Faults {
     pub silent: bool,
     /// Hold each reply byte back this long.
     pub reply_delay: Duration,
+}
+
+/// What steps the simulated core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// RustHDL's simulation of the core (about 100 k cycles/s).
+    RustHdl,
+    /// The core's emitted Verilog, Verilated (millions of cycles/s).
+    Verilator,
+}
+
+impl Backend {
+    /// `NONOGRAM_SIM_BACKEND` (`rusthdl` or `verilator`) when set, else
+    /// Verilator when it is installed, else RustHDL.
+    pub fn auto() -> Backend {
+        match std::env::var("NONOGRAM_SIM_BACKEND").as_deref() {
+            Ok("rusthdl") => Backend::RustHdl,
+            Ok("verilator") => Backend::Verilator,
+            _ if verilated::verilator_version().is_some() => Backend::Verilator,
+            _ => Backend::RustHdl,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::RustHdl => "RustHDL",
+            Backend::Verilator => "Verilator",
+        }
+    }
+}
+
+/// Builds (or finds cached) the Verilated core of `engine` at the
+/// simulation's clocks per bit, saying so on stderr when that takes a while.
+pub fn verilated_core(engine: Engine) -> Result<PathBuf, String> {
+    let verilog = verilated::core_verilog(engine, SIM_CLOCKS_PER_BIT);
+    if let Some(binary) = verilated::cached(&verilog, verilated::Flavor::Rtl) {
+        return Ok(binary);
+    }
+    eprintln!(
+        "nonogram-sim: building the Verilated {} core, once (a minute or two; cached in {})",
+        engine.name(),
+        verilated::cache_root().display()
+    );
+    let built = verilated::build(&verilog, verilated::Flavor::Rtl)?;
+    eprintln!("nonogram-sim: built in {:.0} s", built.build_seconds);
+    Ok(built.binary)
 }
 
 /// Figures of a running simulated board.
@@ -77,6 +131,7 @@ impl Stats {
 /// A simulated board serving a pseudo-terminal, on its own thread.
 pub struct SimBoard {
     path: String,
+    backend: Backend,
     stats: Arc<Stats>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<io::Result<()>>>,
@@ -86,24 +141,40 @@ pub struct SimBoard {
 
 impl SimBoard {
     /// Starts a board with the DNF engine (the default bitstream) on a new
-    /// pseudo-terminal.
+    /// pseudo-terminal, on the [`Backend::auto`] back end.
     pub fn spawn(faults: Faults) -> io::Result<SimBoard> {
         SimBoard::spawn_engine(Engine::Dnf, faults)
     }
 
-    /// Starts a board running the core of `engine`'s bitstream.
+    /// Starts a board running the core of `engine`'s bitstream, on the
+    /// [`Backend::auto`] back end.
     pub fn spawn_engine(engine: Engine, faults: Faults) -> io::Result<SimBoard> {
-        SimBoard::spawn_recording(engine, faults, None)
+        SimBoard::spawn_on(Backend::auto(), engine, faults, None)
     }
 
-    /// As [`SimBoard::spawn_engine`], recording every simulated cycle of the
-    /// core into the VCD file `waveform`, if given (it grows by about a
-    /// kilobyte a cycle while the core is busy).
-    pub fn spawn_recording(
+    /// Starts a board on `backend`. With Verilator, the core is built first
+    /// unless cached; if that fails, the board says why on stderr and runs
+    /// on RustHDL instead. `waveform`: record every simulated cycle of the
+    /// core into this VCD file (RustHDL only; about a kilobyte a busy cycle).
+    pub fn spawn_on(
+        backend: Backend,
         engine: Engine,
         faults: Faults,
         waveform: Option<PathBuf>,
     ) -> io::Result<SimBoard> {
+        let verilated = match backend {
+            Backend::Verilator if waveform.is_none() => match verilated_core(engine) {
+                Ok(binary) => Some(binary),
+                Err(e) => {
+                    eprintln!(
+                        "nonogram-sim: the Verilator back end is unavailable ({e}); running on RustHDL"
+                    );
+                    None
+                }
+            },
+            _ => None,
+        };
+        let verilated_used = verilated.is_some();
         let (mut near, far) = TTYPort::pair().map_err(io::Error::from)?;
         let path = far
             .name()
@@ -120,14 +191,24 @@ impl SimBoard {
                     if let Some(path) = &waveform {
                         bench::record_waveform(path);
                     }
-                    match engine {
-                        Engine::Dnf => serve::<NonogramCore>(near, faults, &stats, &stop),
-                        Engine::Clues => serve::<ClueCore>(near, faults, &stats, &stop),
-                    }
+                    let core = match verilated {
+                        Some(binary) => Box::new(VerilatedCore::start(
+                            &binary,
+                            SIM_CLOCKS_PER_BIT,
+                            faults.rate_error,
+                        )?),
+                        None => rusthdl_core(engine, faults.rate_error),
+                    };
+                    serve(core, near, faults, &stats, &stop)
                 })?
         };
         Ok(SimBoard {
             path,
+            backend: if verilated_used {
+                Backend::Verilator
+            } else {
+                Backend::RustHdl
+            },
             stats,
             stop,
             thread: Some(thread),
@@ -138,6 +219,11 @@ impl SimBoard {
     /// The pseudo-terminal to open, as a serial port.
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// What steps the core.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     pub fn stats(&self) -> &Stats {
@@ -190,17 +276,121 @@ pub fn reply_allowance(bytes: u64, solve_cycles: u64) -> Duration {
     Duration::from_secs(5) + Duration::from_secs_f64(cycles as f64 / SLOWEST_CYCLES_PER_SECOND as f64)
 }
 
-/// Cycles stepped between looks at the pseudo-terminal while busy.
-const BATCH: u32 = 512;
+/// A simulated core behind its UART, on either back end: bytes in, bytes
+/// out, clock cycles run.
+pub trait SimCore: Send {
+    fn send(&mut self, bytes: &[u8]) -> io::Result<()>;
+    /// Runs `cycles` clock cycles.
+    fn run(&mut self, cycles: u64) -> io::Result<()>;
+    /// Runs up to `cycles` cycles, stopping once quiet; returns the cycles run.
+    fn run_until_quiet(&mut self, cycles: u64) -> io::Result<u64>;
+    /// As [`CoreDriver::quiet`]: stepping would change nothing but idle timers.
+    fn quiet(&self) -> bool;
+    /// The bytes the core has sent since the last call.
+    fn take_received(&mut self) -> Vec<u8>;
+    /// Clock cycles run since the core was made.
+    fn cycles(&self) -> u64;
+    /// Bytes from the core with a bad stop bit (never expected).
+    fn framing_errors(&self) -> u64;
+    /// Cycles worth running between looks at the outside world: a few
+    /// milliseconds' worth.
+    fn batch(&self) -> u64;
+}
 
-fn serve<C: SerialCore>(
+impl<C: SerialCore + Send> SimCore for CoreDriver<C> {
+    fn send(&mut self, bytes: &[u8]) -> io::Result<()> {
+        CoreDriver::send(self, bytes);
+        Ok(())
+    }
+    fn run(&mut self, cycles: u64) -> io::Result<()> {
+        for _ in 0..cycles {
+            self.step();
+        }
+        Ok(())
+    }
+    fn run_until_quiet(&mut self, cycles: u64) -> io::Result<u64> {
+        let mut ran = 0;
+        while ran < cycles && !CoreDriver::quiet(self) {
+            self.step();
+            ran += 1;
+        }
+        Ok(ran)
+    }
+    fn quiet(&self) -> bool {
+        CoreDriver::quiet(self)
+    }
+    fn take_received(&mut self) -> Vec<u8> {
+        CoreDriver::take_received(self)
+    }
+    fn cycles(&self) -> u64 {
+        CoreDriver::cycles(self)
+    }
+    fn framing_errors(&self) -> u64 {
+        CoreDriver::framing_errors(self)
+    }
+    fn batch(&self) -> u64 {
+        512
+    }
+}
+
+impl SimCore for VerilatedCore {
+    fn send(&mut self, bytes: &[u8]) -> io::Result<()> {
+        VerilatedCore::send(self, bytes)
+    }
+    fn run(&mut self, cycles: u64) -> io::Result<()> {
+        VerilatedCore::run(self, cycles)
+    }
+    fn run_until_quiet(&mut self, cycles: u64) -> io::Result<u64> {
+        VerilatedCore::run_until_quiet(self, cycles)
+    }
+    fn quiet(&self) -> bool {
+        VerilatedCore::quiet(self)
+    }
+    fn take_received(&mut self) -> Vec<u8> {
+        VerilatedCore::take_received(self)
+    }
+    fn cycles(&self) -> u64 {
+        VerilatedCore::cycles(self)
+    }
+    fn framing_errors(&self) -> u64 {
+        VerilatedCore::framing_errors(self)
+    }
+    fn batch(&self) -> u64 {
+        16_384
+    }
+}
+
+/// A core of `engine` on RustHDL, its UART at [`SIM_CLOCKS_PER_BIT`], the
+/// host's bytes arriving at a rate off by `rate_error`.
+pub fn rusthdl_core(engine: Engine, rate_error: f64) -> Box<dyn SimCore> {
+    fn make<C: SerialCore + Send + 'static>(rate_error: f64) -> Box<dyn SimCore> {
+        let mut driver = CoreDriver::<C>::with_core(SIM_CLOCKS_PER_BIT);
+        driver.set_send_rate_error(rate_error);
+        Box::new(driver)
+    }
+    match engine {
+        Engine::Dnf => make::<NonogramCore>(rate_error),
+        Engine::Clues => make::<ClueCore>(rate_error),
+    }
+}
+
+/// A core of `engine` on the Verilator back end, built first unless cached.
+pub fn verilator_core(engine: Engine, rate_error: f64) -> io::Result<Box<dyn SimCore>> {
+    let binary = verilated_core(engine).map_err(|e| io::Error::new(io::ErrorKind::Other, e))?;
+    Ok(Box::new(VerilatedCore::start(
+        &binary,
+        SIM_CLOCKS_PER_BIT,
+        rate_error,
+    )?))
+}
+
+fn serve(
+    mut core: Box<dyn SimCore>,
     mut port: TTYPort,
     faults: Faults,
     stats: &Stats,
     stop: &AtomicBool,
 ) -> io::Result<()> {
-    let mut driver = CoreDriver::<C>::with_core(SIM_CLOCKS_PER_BIT);
-    driver.set_send_rate_error(faults.rate_error);
     let idle_cycles = IDLE_TIMEOUT_BITS as u64 * SIM_CLOCKS_PER_BIT as u64 + 16;
     let mut buffer = [0u8; 4096];
     let mut received = 0u64;
@@ -208,40 +398,44 @@ fn serve<C: SerialCore>(
     let mut idle_done = true;
     while !stop.load(Ordering::Relaxed) {
         // Take what the host wrote. Busy: just look; quiet: wait a little.
-        let quiet = driver.quiet();
+        let quiet = core.quiet();
         let n = if quiet {
             read_some(&mut port, &mut buffer)?
         } else {
             read_ready(&mut port, &mut buffer)?
         };
+        let mut bytes = Vec::with_capacity(n);
         for &byte in &buffer[..n] {
             received += 1;
             if faults.drop_every.is_some_and(|k| received % k == 0) {
                 continue;
             }
-            let byte = if faults.corrupt_every.is_some_and(|k| received % k == 0) {
-                byte ^ 0x10
+            if faults.corrupt_every.is_some_and(|k| received % k == 0) {
+                bytes.push(byte ^ 0x10);
             } else {
-                byte
-            };
-            driver.send(&[byte]);
+                bytes.push(byte);
+            }
         }
+        core.send(&bytes)?;
         stats.bytes_in.fetch_add(n as u64, Ordering::Relaxed);
         if n > 0 || !quiet {
             quiet_since = None;
             idle_done = false;
-            run(&mut driver, BATCH as u64, stats);
+            // Never past quiet: with the host still writing, running on
+            // would show the core an idle line the real one never has.
+            let batch = core.batch();
+            run(core.as_mut(), batch, true, stats)?;
         } else if !idle_done {
             // The line has gone quiet: let the core see the silence once.
             let since = *quiet_since.get_or_insert_with(Instant::now);
             if since.elapsed() >= QUIET_BEFORE_IDLE {
-                run(&mut driver, idle_cycles, stats);
+                run(core.as_mut(), idle_cycles, false, stats)?;
                 idle_done = true;
             }
         }
         // So that a waveform is readable whenever the board is stopped.
         bench::flush_waveform()?;
-        let out = driver.take_received();
+        let out = core.take_received();
         if !out.is_empty() && !faults.silent {
             for byte in &out {
                 if !faults.reply_delay.is_zero() {
@@ -256,15 +450,19 @@ fn serve<C: SerialCore>(
     Ok(())
 }
 
-fn run<C: SerialCore>(driver: &mut CoreDriver<C>, cycles: u64, stats: &Stats) {
+fn run(core: &mut dyn SimCore, cycles: u64, until_quiet: bool, stats: &Stats) -> io::Result<()> {
     let start = Instant::now();
-    for _ in 0..cycles {
-        driver.step();
-    }
-    stats.cycles.fetch_add(cycles, Ordering::Relaxed);
+    let ran = if until_quiet {
+        core.run_until_quiet(cycles)?
+    } else {
+        core.run(cycles)?;
+        cycles
+    };
+    stats.cycles.fetch_add(ran, Ordering::Relaxed);
     stats
         .busy_nanos
         .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+    Ok(())
 }
 
 /// Reads what is there, waiting up to the port's timeout for something.
@@ -312,7 +510,7 @@ mod tests {
                 Err(e) if e.kind() == io::ErrorKind::TimedOut => {}
                 Err(e) => panic!("{e}"),
             }
-            if decode_reply(&reply).is_ok() {
+            if nonogram_hdl::clue_protocol::decode_any_reply(&reply).is_ok() {
                 return Some(reply);
             }
         }
@@ -331,22 +529,61 @@ mod tests {
         (rows, columns, bytes)
     }
 
+    /// The back ends to test: RustHDL, and Verilator when installed (CI
+    /// installs it and must test it).
+    fn backends() -> Vec<Backend> {
+        let mut backends = vec![Backend::RustHdl];
+        if verilated::verilator_version().is_some() {
+            backends.push(Backend::Verilator);
+        } else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must test the Verilator back end"
+            );
+            eprintln!("skipped the Verilator back end: verilator is not installed");
+        }
+        backends
+    }
+
     #[test]
     fn answers_through_the_pseudo_terminal_and_reports_its_speed() {
-        let board = SimBoard::spawn(Faults::default()).unwrap();
         let (rows, columns, bytes) = heart();
-        let reply = exchange(&board, &bytes, Duration::from_secs(60)).expect("a reply");
-        let (reply, _) = decode_reply(&reply).unwrap();
         let verdict = model::solve_clues(&rows, &columns);
-        assert_eq!(reply.cells, verdict.cells);
-        assert_eq!(reply.cycles as u64, verdict.cycles);
-        assert!(board.stats().cycles() > 0 && board.stats().cycles_per_second() > 0.0);
-        println!(
-            "{} cycles at {:.0} cycles/s",
-            board.stats().cycles(),
-            board.stats().cycles_per_second()
-        );
-        board.stop().unwrap();
+        for backend in backends() {
+            for engine in [Engine::Dnf, Engine::Clues] {
+                let board = SimBoard::spawn_on(backend, engine, Faults::default(), None).unwrap();
+                assert_eq!(board.backend(), backend);
+                let bytes = match engine {
+                    Engine::Dnf => bytes.clone(),
+                    Engine::Clues => {
+                        let mut v2 = vec![];
+                        nonogram_hdl::clue_protocol::encode_board(&rows, &columns, &mut v2);
+                        v2
+                    }
+                };
+                let reply = exchange(&board, &bytes, Duration::from_secs(60)).expect("a reply");
+                let cells = match engine {
+                    Engine::Dnf => {
+                        let (reply, _) = decode_reply(&reply).unwrap();
+                        assert_eq!(reply.cycles as u64, verdict.cycles);
+                        reply.cells
+                    }
+                    Engine::Clues => {
+                        let (reply, _) = nonogram_hdl::clue_protocol::decode_any_reply(&reply).unwrap();
+                        reply.cells
+                    }
+                };
+                assert_eq!(cells, verdict.cells, "{backend:?} {engine:?}");
+                assert!(board.stats().cycles() > 0 && board.stats().cycles_per_second() > 0.0);
+                println!(
+                    "{} {engine:?}: {} cycles at {:.0} cycles/s",
+                    backend.name(),
+                    board.stats().cycles(),
+                    board.stats().cycles_per_second()
+                );
+                board.stop().unwrap();
+            }
+        }
     }
 
     #[test]

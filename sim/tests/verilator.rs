@@ -12,9 +12,10 @@
 //! (`ice40/cells_sim.v`), against the same RustHDL runs. What the board runs
 //! is that netlist, placed and routed.
 //!
-//! The C++ harness is `sim/verilator/harness.cpp`. The Verilated binary is
-//! cached under the cargo target directory, keyed by a hash of the Verilog,
-//! the harness, the flags and the tools' versions, so only a change rebuilds.
+//! The C++ harness is `sim/verilator/harness.cpp`, built by
+//! `nonogram_sim::verilated` (cached, keyed by a hash of the Verilog, the
+//! harness, the flags and the tools' versions, so only a change rebuilds).
+//! The simulated board's Verilator back end runs the same build of the core.
 //!
 //! Without Verilator the test is skipped with a notice, unless `CI` is set
 //! (CI installs Verilator and must check).
@@ -26,6 +27,7 @@ use nonogram_hdl::options::LineOptions;
 use nonogram_hdl::protocol::{
     code, decode_reply, encode_board, query_bytes, status, Message, Reply, IDLE_TIMEOUT_BITS,
 };
+use nonogram_sim::verilated::{self, verilator_version, warning_summary, yosys_version, Built, Flavor};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,72 +35,10 @@ use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::Instant;
 
 /// Clocks per UART bit, in both simulations.
-const CPB: u32 = 4;
-
-/// The harness, hashed into the cache key and written next to the Verilog.
-const HARNESS: &str = include_str!("../verilator/harness.cpp");
-
-/// Verilator's flags besides the files. `+1364-2005ext+v`: RustHDL emits
-/// Verilog-2005, where `solve` (a port of the parser) is no keyword; in
-/// SystemVerilog it is. `-Wno-fatal`: RustHDL's Verilog draws hundreds of
-/// WIDTH warnings and one UNOPTFLAT; they are counted and printed, not hidden.
-const VERILATOR_FLAGS: &[&str] = &[
-    "--cc",
-    "--exe",
-    "--build",
-    "-O2",
-    "-j",
-    "2",
-    "+1364-2005ext+v",
-    "-Wno-fatal",
-    "--top-module",
-    "top",
-    "-o",
-    "nonogram-verilated",
-];
-
-/// What Verilator runs: the core's emitted Verilog, yosys's netlist of it,
-/// or the Alchitry Cu top level's emitted Verilog with the real divisor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Flavor {
-    Rtl,
-    Netlist,
-    BoardTop,
-}
+const CPB: u32 = nonogram_sim::SIM_CLOCKS_PER_BIT;
 
 /// Clocks per UART bit on the board: 100 MHz / 9600 baud.
 const BOARD_CPB: u32 = 10_417;
-
-/// yosys's script for the netlist: the same `synth_ice40` as the bitstream's.
-const SYNTH: &str = "read_verilog top.v; synth_ice40 -top top; write_verilog -noattr netlist.v";
-
-/// yosys's iCE40 cell models. `NO_ICE40_DEFAULT_ASSIGNMENTS`: they give some
-/// ports default values, a SystemVerilog feature Verilator's Verilog mode
-/// refuses; yosys's netlist connects every port anyway.
-fn cells_sim() -> Option<PathBuf> {
-    let datdir = Command::new("yosys-config")
-        .arg("--datdir")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
-    [
-        datdir,
-        Some(PathBuf::from("/usr/share/yosys")),
-        Some(PathBuf::from("/usr/local/share/yosys")),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|d| d.join("ice40").join("cells_sim.v"))
-    .find(|p| p.is_file())
-}
-
-fn yosys_version() -> Option<String> {
-    let out = Command::new("yosys").arg("-V").output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
 
 /// Cycles a session may take to go quiet before the RustHDL side is called hung.
 const MAX_WAIT: u64 = 3_000_000;
@@ -636,167 +576,6 @@ fn compare(rusthdl: &Events, verilated: &Events) -> Result<(), String> {
 // ---------------------------------------------------------------------------
 // Verilator: the build (cached) and a run.
 
-fn verilator_version() -> Option<String> {
-    let out = Command::new("verilator").arg("--version").output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// FNV-1a, 64 bits: a cache key that stays the same across Rust versions.
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for part in parts {
-        for &b in part.iter().chain(&[0xff]) {
-            hash ^= b as u64;
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
-}
-
-/// The Verilog of the core the driver runs: `NonogramCore::new(CPB)` or
-/// `ClueCore::new(CPB)`.
-fn core_verilog(engine: Engine) -> String {
-    fn emit<C: SerialCore>() -> String {
-        let mut core = C::with_clocks_per_bit(CPB);
-        rust_hdl::prelude::Block::connect_all(&mut core);
-        rust_hdl::prelude::generate_verilog(&core)
-    }
-    let verilog = match engine {
-        Engine::Dnf => emit::<nonogram_hdl::core::NonogramCore>(),
-        Engine::Clues => emit::<nonogram_hdl::clue_core::ClueCore>(),
-    };
-    assert!(
-        verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid);"),
-        "the top module's ports changed: the harness drives clock, reset, rx and reads tx, phase"
-    );
-    verilog
-}
-
-struct Built {
-    binary: PathBuf,
-    /// Seconds the build took (0 when the cache had it).
-    build_seconds: f64,
-    log: String,
-}
-
-fn build(version: &str, engine: Engine, flavor: Flavor) -> Result<Built, String> {
-    let verilog = match flavor {
-        Flavor::BoardTop => nonogram_bsp::top::top_verilog(BOARD_CPB, engine)?,
-        _ => core_verilog(engine),
-    };
-    let tools = match flavor {
-        Flavor::Rtl => version.to_string(),
-        Flavor::Netlist => format!("{version} {SYNTH} {}", yosys_version().unwrap_or_default()),
-        Flavor::BoardTop => format!("{version} -CFLAGS -DBOARD_TOP"),
-    };
-    let key = fnv1a(&[
-        verilog.as_bytes(),
-        HARNESS.as_bytes(),
-        VERILATOR_FLAGS.join(" ").as_bytes(),
-        tools.as_bytes(),
-    ]);
-    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(match flavor {
-        Flavor::Rtl => "verilated-core",
-        Flavor::Netlist => "verilated-netlist",
-        Flavor::BoardTop => "verilated-board-top",
-    });
-    let dir = root.join(format!("{key:016x}"));
-    let binary = dir.join("obj").join("nonogram-verilated");
-    if binary.is_file() {
-        let log = std::fs::read_to_string(dir.join("verilator.log")).unwrap_or_default();
-        return Ok(Built {
-            binary,
-            build_seconds: 0.0,
-            log,
-        });
-    }
-    let staging = root.join(format!("{key:016x}.building-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&staging);
-    std::fs::create_dir_all(&staging).map_err(|e| e.to_string())?;
-    std::fs::write(staging.join("top.v"), &verilog).map_err(|e| e.to_string())?;
-    std::fs::write(staging.join("harness.cpp"), HARNESS).map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let sources: Vec<String> = match flavor {
-        Flavor::Rtl => vec!["top.v".into()],
-        Flavor::BoardTop => vec!["-CFLAGS".into(), "-DBOARD_TOP".into(), "top.v".into()],
-        Flavor::Netlist => {
-            let out = Command::new("yosys")
-                .args(["-q", "-p", SYNTH])
-                .current_dir(&staging)
-                .output()
-                .map_err(|e| format!("yosys: {e}"))?;
-            if !out.status.success() {
-                return Err(format!("yosys failed: {}", String::from_utf8_lossy(&out.stderr)));
-            }
-            let cells = cells_sim().ok_or("yosys's ice40/cells_sim.v is not installed")?;
-            vec![
-                "-DNO_ICE40_DEFAULT_ASSIGNMENTS".into(),
-                "netlist.v".into(),
-                cells.display().to_string(),
-            ]
-        }
-    };
-    let out = Command::new("verilator")
-        .args(VERILATOR_FLAGS)
-        .args(["--Mdir", "obj"])
-        .args(&sources)
-        .arg("harness.cpp")
-        .current_dir(&staging)
-        .output()
-        .map_err(|e| format!("verilator: {e}"))?;
-    let build_seconds = start.elapsed().as_secs_f64();
-    let log = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let _ = std::fs::write(staging.join("verilator.log"), &log);
-    if !out.status.success() {
-        return Err(format!(
-            "verilator failed ({}), in {}:\n{}",
-            out.status,
-            staging.display(),
-            log.lines()
-                .filter(|l| l.starts_with('%'))
-                .take(40)
-                .collect::<Vec<_>>()
-                .join("\n")
-        ));
-    }
-    // Publish the whole directory at once; another process may have won the race.
-    if std::fs::rename(&staging, &dir).is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    Ok(Built {
-        binary,
-        build_seconds,
-        log,
-    })
-}
-
-/// Verilator's warnings, counted by kind.
-fn warning_summary(log: &str) -> String {
-    let mut kinds: Vec<(String, usize)> = vec![];
-    for line in log.lines().filter(|l| l.starts_with("%Warning-")) {
-        let kind = line["%Warning-".len()..]
-            .split(':')
-            .next()
-            .unwrap_or("")
-            .to_string();
-        match kinds.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, n)) => *n += 1,
-            None => kinds.push((kind, 1)),
-        }
-    }
-    kinds
-        .iter()
-        .map(|(k, n)| format!("{n} {k}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The build, shared by the tests; started once, in the background.
 struct Shared {
     result: Mutex<Option<Result<Built, String>>>,
@@ -819,20 +598,24 @@ static BUILD: [OnceLock<Option<&'static Shared>>; 6] = [
 fn start_build(engine: Engine, flavor: Flavor) -> Option<&'static Shared> {
     *BUILD[engine as usize * 3 + flavor as usize].get_or_init(|| {
         let tools = verilator_version().filter(|_| flavor == Flavor::Rtl || yosys_version().is_some());
-        let Some(version) = tools else {
+        if tools.is_none() {
             assert!(
                 std::env::var_os("CI").is_none(),
                 "CI must check the Verilog with Verilator and the netlist with yosys: \
                  install them (apt-get install verilator yosys)"
             );
             return None;
-        };
+        }
         let shared: &'static Shared = Box::leak(Box::new(Shared {
             result: Mutex::new(None),
             done: Condvar::new(),
         }));
         std::thread::spawn(move || {
-            let result = build(&version, engine, flavor);
+            let verilog = match flavor {
+                Flavor::BoardTop => nonogram_bsp::top::top_verilog(BOARD_CPB, engine),
+                _ => Ok(verilated::core_verilog(engine, CPB)),
+            };
+            let result = verilog.and_then(|v| verilated::build(&v, flavor));
             if let Ok(built) = &result {
                 println!(
                     "verilator build of the {} core's {flavor:?}: {:.1} s ({}); warnings: {}",

@@ -27,6 +27,27 @@
 //   seconds S                wall time of the N cycles
 //   received HEX...          every byte received, in order
 
+// Serve mode, for the simulated board's Verilator back end (nonogram_sim):
+//
+//   nonogram-verilated --serve CPB SEND_PERIOD
+//
+// runs the core as `CoreDriver` does, under commands on stdin (binary,
+// little-endian), one reply each on stdout:
+//
+//   'b' N:u32 BYTES[N]   queue host bytes for rx            (no reply)
+//   'r' N:u64            run N cycles                        -> reply
+//   'u' N:u64            run up to N cycles, until QUIET     -> reply
+//   reply: RAN:u64 QUIET:u8 FRAMING:u32 COUNT:u32 BYTES[COUNT]
+//
+// SEND_PERIOD is the host's clocks per bit as a decimal (CPB × (1 + rate
+// error)), and the rx levels are computed from it in double precision as
+// the driver does. QUIET is `CoreDriver::quiet()`: nothing queued, and
+// CALM_CYCLES cycles with no frame on either pin and the core idle or
+// receiving. RAN is the cycles run, BYTES what arrived from tx meanwhile
+// and FRAMING how many bytes came with a low stop bit (dropped).
+// 'u' keeps a fast simulation from running the line idle past the core's
+// idle timeout while the host is still writing. EOF ends it.
+
 // Built with -DBOARD_TOP, it runs the Alchitry Cu top level instead of the
 // core: the pins are usb_rx and usb_tx, "phase" reports the eight LEDs, and
 // no reset is applied (reset_n stays high, the button unpressed): the top
@@ -93,9 +114,122 @@ std::vector<uint8_t> read_all(const std::string& path) {
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
+// driver.rs: CALM_CYCLES, and the phases in which the core only waits.
+constexpr uint64_t CALM_CYCLES = 64;
+constexpr unsigned PHASE_IDLE = 0, PHASE_RECEIVING = 1;
+
+bool read_exact(void* into, size_t n) {
+    return std::fread(into, 1, n, stdin) == n;
+}
+
+int serve(int argc, char** argv) {
+    if (argc != 4) usage("--serve takes CPB SEND_PERIOD");
+    const uint64_t cpb = parse_u64(argv[2], "CPB must be a number");
+    char* end = nullptr;
+    const double send_period = std::strtod(argv[3], &end);
+    if (cpb < 4 || end == argv[3] || *end != '\0' || !(send_period >= 1.0)) usage("bad CPB or SEND_PERIOD");
+
+    VerilatedContext context;
+    context.commandArgs(1, argv);
+    Vtop core{&context};
+    core.PIN_RX = 1;
+    RESET_CYCLE(core, 1);
+    core.clock = 0;
+    core.eval();
+    core.clock = 1;
+    core.eval();
+    RESET_CYCLE(core, 0);
+
+    std::deque<uint8_t> to_core;
+    bool sending = false;
+    uint64_t frame_bits = 0, frame_t = 0;
+    bool listening = false;
+    uint64_t listen_t = 0, calm = 0;
+    uint16_t listen_bits = 0;
+    std::vector<uint8_t> received;
+    for (;;) {
+        uint8_t command;
+        if (!read_exact(&command, 1)) break;
+        if (command == 'b') {
+            uint32_t n;
+            if (!read_exact(&n, 4)) break;
+            std::vector<uint8_t> bytes(n);
+            if (n && !read_exact(bytes.data(), n)) break;
+            to_core.insert(to_core.end(), bytes.begin(), bytes.end());
+            continue;
+        }
+        if (command != 'r' && command != 'u') usage("unknown serve command");
+        const bool until_quiet = command == 'u';
+        uint64_t cycles;
+        if (!read_exact(&cycles, 8)) break;
+        uint64_t ran = 0;
+        uint32_t framing = 0;
+        while (ran < cycles && !(until_quiet && to_core.empty() && calm >= CALM_CYCLES)) {
+            ++ran;
+            if (!sending && !to_core.empty()) {
+                frame_bits = (uint64_t{1} << 9) | (uint64_t{to_core.front()} << 1);
+                to_core.pop_front();
+                frame_t = 0;
+                sending = true;
+            }
+            bool level = true;
+            if (sending) {
+                uint64_t bit = uint64_t(double(frame_t) / send_period);
+                ++frame_t;
+                level = (frame_bits >> (bit < 9 ? bit : 9)) & 1;
+                if (double(frame_t) >= 10.0 * send_period) sending = false;
+            }
+            core.PIN_RX = level;
+            core.clock = 0;
+            core.eval();
+            core.clock = 1;
+            core.eval();
+            unsigned phase = core.PIN_PHASE;
+            bool busy = sending || listening || (phase != PHASE_IDLE && phase != PHASE_RECEIVING);
+            calm = busy ? 0 : calm + 1;
+            bool tx = core.PIN_TX;
+            if (!listening) {
+                if (!tx) {
+                    listening = true;
+                    listen_t = 0;
+                    listen_bits = 0;
+                }
+            } else {
+                uint64_t t = ++listen_t;
+                if (t >= cpb / 2 && (t - cpb / 2) % cpb == 0) {
+                    uint64_t bit = (t - cpb / 2) / cpb;
+                    if (bit >= 1 && bit <= 8) {
+                        listen_bits |= uint16_t(tx) << (bit - 1);
+                    } else if (bit == 9) {
+                        // A bad stop bit drops the byte, as the driver does.
+                        if (tx) {
+                            received.push_back(uint8_t(listen_bits));
+                        } else {
+                            ++framing;
+                        }
+                        listening = false;
+                    }
+                }
+            }
+        }
+        uint8_t quiet = to_core.empty() && calm >= CALM_CYCLES;
+        uint32_t count = uint32_t(received.size());
+        std::fwrite(&ran, 8, 1, stdout);
+        std::fwrite(&quiet, 1, 1, stdout);
+        std::fwrite(&framing, 4, 1, stdout);
+        std::fwrite(&count, 4, 1, stdout);
+        if (count) std::fwrite(received.data(), 1, count, stdout);
+        std::fflush(stdout);
+        received.clear();
+    }
+    core.final();
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--serve") == 0) return serve(argc, argv);
     int arg_at = 1;
     bool random_init = false;
     uint64_t seed = 0;

@@ -27,6 +27,7 @@ use clap::builder::TypedValueParser as _;
 use indicatif::ProgressBar;
 use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::protocol::status::outcome;
+use nonogram_sim::Backend;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,6 +56,8 @@ pub struct Config {
     pub threads: usize,
     /// Where disagreements are written (`None`: nowhere).
     pub out: Option<PathBuf>,
+    /// What steps the cores.
+    pub backend: Backend,
 }
 
 /// What a sweep found.
@@ -219,17 +222,21 @@ pub fn write_failure(dir: &Path, stem: &str, failure: &Failure) -> std::io::Resu
 
 /// Runs a sweep on `config.threads` threads, each with its own core,
 /// advancing `progress` per puzzle. Disagreements are printed as they come
-/// (through `progress`) and written into `config.out`.
-pub fn sweep(config: &Config, progress: &ProgressBar) -> (Stats, Vec<Failure>) {
+/// (through `progress`) and written into `config.out`. Fails only when a
+/// core cannot be started.
+pub fn sweep(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats, Vec<Failure>)> {
+    let cores = (0..config.threads.max(1))
+        .map(|_| Core::new(config.engine, config.backend))
+        .collect::<std::io::Result<Vec<Core>>>()?;
     let next_index = AtomicU64::new(0);
     let failures = Mutex::new(Vec::new());
     let mut total = Stats::default();
     let parts: Vec<Stats> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..config.threads.max(1))
-            .map(|_| {
+        let handles: Vec<_> = cores
+            .into_iter()
+            .map(|mut core| {
                 let (next_index, failures) = (&next_index, &failures);
                 scope.spawn(move || {
-                    let mut core = Core::new(config.engine);
                     let mut stats = Stats::default();
                     loop {
                         let index = next_index.fetch_add(1, Ordering::Relaxed);
@@ -301,7 +308,7 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> (Stats, Vec<Failure>) {
     for p in &parts {
         total.add(p);
     }
-    (total, failures.into_inner().unwrap_or_else(|e| e.into_inner()))
+    Ok((total, failures.into_inner().unwrap_or_else(|e| e.into_inner())))
 }
 
 fn print_failure(f: &Failure) {
@@ -367,6 +374,12 @@ pub struct Args {
     /// engine's model and the software line solver).
     #[arg(long, default_value = "dnf", value_parser = parse_engine)]
     pub engine: Engine,
+    /// What steps the cores: `verilator` (the emitted Verilog, built once
+    /// and cached; what the board runs, 60 to 120 times faster), `rusthdl`
+    /// (RustHDL's simulation), or `auto`: Verilator when installed (or as
+    /// NONOGRAM_SIM_BACKEND says).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "verilator", "rusthdl"])]
+    pub backend: String,
     /// Puzzles to run.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
@@ -402,8 +415,13 @@ pub struct Args {
 /// Runs `nonohost sweep`; 0 when the core and the model agree on every puzzle, 1 otherwise.
 pub fn run(args: &Args) -> i32 {
     use std::io::IsTerminal;
+    let backend = match args.backend.as_str() {
+        "verilator" => Backend::Verilator,
+        "rusthdl" => Backend::RustHdl,
+        _ => Backend::auto(),
+    };
     if !args.replay.is_empty() {
-        return replay(args.engine, &args.replay, args.json);
+        return replay(args.engine, backend, &args.replay, args.json);
     }
     let sizes = args.sizes.clone().unwrap_or(args.size..=args.size);
     let max = match args.engine {
@@ -430,6 +448,7 @@ pub fn run(args: &Args) -> i32 {
         seed: args.seed,
         threads: args.threads.unwrap_or_else(crate::census::default_threads).max(1),
         out: Some(args.out.clone()),
+        backend,
     };
     let bar = if !args.quiet && !args.json && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(config.count);
@@ -444,7 +463,14 @@ pub fn run(args: &Args) -> i32 {
         ProgressBar::hidden()
     };
     let start = std::time::Instant::now();
-    let (stats, failures) = sweep(&config, &bar);
+    let (stats, failures) = match sweep(&config, &bar) {
+        Ok(result) => result,
+        Err(e) => {
+            bar.finish_and_clear();
+            let e = format!("cannot start the {} back end: {e}", backend.name());
+            return crate::cli::usage_error(&e, args.json);
+        }
+    };
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let size_text = if sizes.start() == sizes.end() {
@@ -458,6 +484,7 @@ pub fn run(args: &Args) -> i32 {
             "status": if ok { "ok" } else { "disagreement" },
             "error": null,
             "engine": config.engine.name(),
+            "backend": backend.name(),
             "sizes": [sizes.start(), sizes.end()],
             "density": config.density,
             "seed": config.seed,
@@ -537,7 +564,8 @@ pub fn run(args: &Args) -> i32 {
             }
         }
         println!(
-            "simulated: {} clock cycles ({} bytes sent at {} clocks per bit) in {seconds:.1} s: {:.2} puzzles/s, {:.0} cycles/s",
+            "simulated on {}: {} clock cycles ({} bytes sent at {} clocks per bit) in {seconds:.1} s: {:.2} puzzles/s, {:.0} cycles/s",
+            backend.name(),
             stats.simulated_cycles,
             stats.bytes_sent,
             CLOCKS_PER_BIT,
@@ -554,8 +582,14 @@ pub fn run(args: &Args) -> i32 {
 
 /// `nonohost sweep --replay FILE...`: each file through the core and the
 /// model (the DNF engine: in both encodings).
-fn replay(engine: Engine, files: &[PathBuf], json: bool) -> i32 {
-    let mut core = Core::new(engine);
+fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i32 {
+    let mut core = match Core::new(engine, backend) {
+        Ok(core) => core,
+        Err(e) => {
+            let e = format!("cannot start the {} back end: {e}", backend.name());
+            return crate::cli::usage_error(&e, json);
+        }
+    };
     let mut ok = true;
     let mut results = Vec::new();
     for file in files {
@@ -702,7 +736,7 @@ mod tests {
     #[test]
     fn a_tampered_reply_is_a_disagreement() {
         for engine in [Engine::Dnf, Engine::Clues] {
-            let mut core = Core::new(engine);
+            let mut core = Core::new(engine, Backend::RustHdl).unwrap();
             let run = core.run(&four_by_four(), false);
             assert_eq!(run.differences, Vec::<String>::new(), "{engine:?}");
             let mut reply = run.reply.unwrap();
@@ -719,7 +753,9 @@ mod tests {
     #[test]
     fn a_wrong_clue_engine_answer_is_caught_by_both_line_solvers() {
         let puzzle = four_by_four();
-        let mut run = Core::new(Engine::Clues).run(&puzzle, false);
+        let mut run = Core::new(Engine::Clues, Backend::RustHdl)
+            .unwrap()
+            .run(&puzzle, false);
         assert!(run.compared_with_dnf);
         let (d, fits_dnf) = compare_line_solvers(&puzzle, &run.expected);
         assert!(d.is_empty() && fits_dnf, "{d:?}");

@@ -9,12 +9,11 @@
 use crate::puzzle::Puzzle;
 use crate::solver::{self, LineOutcome};
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::clue_core::ClueCore;
-use nonogram_hdl::driver::{CoreDriver, SerialCore};
 use nonogram_hdl::options::LineOptions;
 use nonogram_hdl::protocol::status::outcome;
 use nonogram_hdl::protocol::{encode_board, Reply, ReplyError};
 use nonogram_hdl::{clue_model, clue_protocol, model, protocol};
+use nonogram_sim::{Backend, SimCore};
 
 /// Clocks per UART bit of the simulated cores (the fewest their receivers take).
 pub const CLOCKS_PER_BIT: u32 = 4;
@@ -87,34 +86,46 @@ pub struct Run {
     pub reply: Option<Reply>,
 }
 
-/// A simulated core with either engine, clocked cycle by cycle.
-pub enum Core {
-    Dnf(CoreDriver),
-    Clues(CoreDriver<ClueCore>),
+/// A simulated core with either engine, clocked cycle by cycle on either
+/// back end.
+pub struct Core {
+    engine: Engine,
+    backend: Backend,
+    core: Box<dyn SimCore>,
 }
 
 impl Core {
-    pub fn new(engine: Engine) -> Core {
-        match engine {
-            Engine::Dnf => Core::Dnf(CoreDriver::new(CLOCKS_PER_BIT)),
-            Engine::Clues => Core::Clues(CoreDriver::with_core(CLOCKS_PER_BIT)),
-        }
+    /// A core of `engine` on `backend` (Verilator's is built first unless cached).
+    pub fn new(engine: Engine, backend: Backend) -> std::io::Result<Core> {
+        Ok(Core {
+            engine,
+            backend,
+            core: make_core(engine, backend)?,
+        })
     }
 
     pub fn engine(&self) -> Engine {
-        match self {
-            Core::Dnf(_) => Engine::Dnf,
-            Core::Clues(_) => Engine::Clues,
-        }
+        self.engine
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// Runs a puzzle that fits the engine. `every_cell` (the original host's
     /// encoding) applies to the DNF engine only.
     pub fn run(&mut self, puzzle: &Puzzle, every_cell: bool) -> Run {
-        match self {
-            Core::Dnf(driver) => run_dnf(driver, puzzle, every_cell),
-            Core::Clues(driver) => run_clues(driver, puzzle),
+        match self.engine {
+            Engine::Dnf => self.run_dnf(puzzle, every_cell),
+            Engine::Clues => self.run_clues(puzzle),
         }
+    }
+}
+
+fn make_core(engine: Engine, backend: Backend) -> std::io::Result<Box<dyn SimCore>> {
+    match backend {
+        Backend::RustHdl => Ok(nonogram_sim::rusthdl_core(engine, 0.0)),
+        Backend::Verilator => nonogram_sim::verilator_core(engine, 0.0),
     }
 }
 
@@ -132,89 +143,123 @@ fn budget(clocks_per_bit: u32, bytes_out: usize, bytes_back: usize, engine_cycle
     2 * 10 * clocks_per_bit as u64 * (bytes_out + bytes_back) as u64 + 2 * engine_cycles + 100_000
 }
 
-fn run_dnf(driver: &mut CoreDriver, puzzle: &Puzzle, every_cell: bool) -> Run {
-    let (rows, columns) = (puzzle.height(), puzzle.width());
-    let lines = lines_of(puzzle);
-    let expected = Expected::from(model::solve(rows, columns, &lines));
+impl Core {
+    fn run_dnf(&mut self, puzzle: &Puzzle, every_cell: bool) -> Run {
+        let (rows, columns) = (puzzle.height(), puzzle.width());
+        let lines = lines_of(puzzle);
+        let expected = Expected::from(model::solve(rows, columns, &lines));
+        let mut bytes = Vec::new();
+        encode_board(
+            rows,
+            columns,
+            lines.iter().map(|l| l.iter().copied()),
+            every_cell,
+            &mut bytes,
+        );
+        // Reply: the size pair, every cell, a dozen STATUS messages, END_BOARD.
+        let back = 2 * (2 + rows * columns + 16 + 1);
+        let wait = budget(CLOCKS_PER_BIT, bytes.len(), back, expected.cycles);
+        let (reply, problems, simulated_cycles) = self.exchange(&bytes, wait, protocol::decode_reply);
+        let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
+        differences.extend(problems);
+        Run {
+            expected,
+            differences,
+            compared_with_dnf: false,
+            simulated_cycles,
+            bytes_sent: bytes.len() as u64,
+            reply,
+        }
+    }
+
+    fn run_clues(&mut self, puzzle: &Puzzle) -> Run {
+        let (rows, columns) = (puzzle.height(), puzzle.width());
+        let expected = Expected::from(clue_model::solve(&puzzle.rows, &puzzle.columns));
+        let bytes = crate::wire::encode_clues(puzzle);
+        // Reply: the size pair, KNOWN and VALUES maps (13 cells a message),
+        // STATUS fields, END_BOARD.
+        let back = 2 * (2 + 2 * (rows * columns).div_ceil(13) + 16 + 1);
+        let wait = budget(CLOCKS_PER_BIT, bytes.len(), back, expected.cycles);
+        let (reply, problems, simulated_cycles) = self.exchange(&bytes, wait, clue_protocol::decode_reply);
+        let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
+        differences.extend(problems);
+        let (against_others, compared_with_dnf) = compare_line_solvers(puzzle, &expected);
+        differences.extend(against_others);
+        Run {
+            expected,
+            differences,
+            compared_with_dnf,
+            simulated_cycles,
+            bytes_sent: bytes.len() as u64,
+            reply,
+        }
+    }
+
+    /// Sends `bytes` and waits up to `budget` cycles for a whole reply.
+    /// Returns the decoded reply, what went wrong on the wire, and the cycles
+    /// simulated. A core that misbehaved is replaced by a fresh one, so the
+    /// next puzzle starts clean.
+    fn exchange(
+        &mut self,
+        bytes: &[u8],
+        budget: u64,
+        decode: fn(&[u8]) -> Result<(Reply, usize), ReplyError>,
+    ) -> (Option<Reply>, Vec<String>, u64) {
+        let (cycles_before, framing_before) = (self.core.cycles(), self.core.framing_errors());
+        let mut problems = Vec::new();
+        let answer = self
+            .core
+            .send(bytes)
+            .and_then(|()| run_until_reply(self.core.as_mut(), budget));
+        let simulated = self.core.cycles() - cycles_before;
+        let mut reply = None;
+        let mut stray = self.core.take_received().len();
+        match answer {
+            Err(e) => problems.push(format!("the simulated core failed: {e}")),
+            Ok(None) => problems.push(format!("the core sent no complete reply within {budget} cycles")),
+            Ok(Some(raw)) => match decode(&raw) {
+                Err(e) => problems.push(format!("garbled reply: {e}")),
+                Ok((r, used)) => {
+                    reply = Some(r);
+                    stray += raw.len() - used;
+                }
+            },
+        }
+        if stray > 0 {
+            problems.push(format!("{stray} stray bytes after the reply"));
+        }
+        if self.core.framing_errors() != framing_before {
+            problems.push("framing errors on the core's tx pin".into());
+        }
+        if !problems.is_empty() {
+            match make_core(self.engine, self.backend) {
+                Ok(core) => self.core = core,
+                Err(e) => problems.push(format!("cannot start a fresh core: {e}")),
+            }
+        }
+        (reply, problems, simulated)
+    }
+}
+
+/// Runs until the core has sent a complete reply (up to END_BOARD), or has
+/// gone quiet without one, or `budget` cycles pass. Returns every byte
+/// received, when they begin with a complete reply.
+fn run_until_reply(core: &mut dyn SimCore, budget: u64) -> std::io::Result<Option<Vec<u8>>> {
     let mut bytes = Vec::new();
-    encode_board(
-        rows,
-        columns,
-        lines.iter().map(|l| l.iter().copied()),
-        every_cell,
-        &mut bytes,
-    );
-    // Reply: the size pair, every cell, a dozen STATUS messages, END_BOARD.
-    let back = 2 * (2 + rows * columns + 16 + 1);
-    let wait = budget(driver.clocks_per_bit(), bytes.len(), back, expected.cycles);
-    let (reply, problems, simulated_cycles) = exchange(driver, &bytes, wait, protocol::decode_reply);
-    let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
-    differences.extend(problems);
-    Run {
-        expected,
-        differences,
-        compared_with_dnf: false,
-        simulated_cycles,
-        bytes_sent: bytes.len() as u64,
-        reply,
+    let mut spent = 0;
+    while spent < budget {
+        let ran = core.run_until_quiet(core.batch().min(budget - spent))?;
+        spent += ran;
+        bytes.extend(core.take_received());
+        if clue_protocol::decode_any_reply(&bytes).is_ok() {
+            return Ok(Some(bytes));
+        }
+        if ran == 0 {
+            // Quiet: nothing more is coming.
+            break;
+        }
     }
-}
-
-fn run_clues(driver: &mut CoreDriver<ClueCore>, puzzle: &Puzzle) -> Run {
-    let (rows, columns) = (puzzle.height(), puzzle.width());
-    let expected = Expected::from(clue_model::solve(&puzzle.rows, &puzzle.columns));
-    let bytes = crate::wire::encode_clues(puzzle);
-    // Reply: the size pair, KNOWN and VALUES maps (13 cells a message),
-    // STATUS fields, END_BOARD.
-    let back = 2 * (2 + 2 * (rows * columns).div_ceil(13) + 16 + 1);
-    let wait = budget(driver.clocks_per_bit(), bytes.len(), back, expected.cycles);
-    let (reply, problems, simulated_cycles) = exchange(driver, &bytes, wait, clue_protocol::decode_reply);
-    let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
-    differences.extend(problems);
-    let (against_others, compared_with_dnf) = compare_line_solvers(puzzle, &expected);
-    differences.extend(against_others);
-    Run {
-        expected,
-        differences,
-        compared_with_dnf,
-        simulated_cycles,
-        bytes_sent: bytes.len() as u64,
-        reply,
-    }
-}
-
-/// Sends `bytes` and waits up to `budget` cycles for a whole reply. Returns
-/// the decoded reply, what went wrong on the wire, and the cycles simulated.
-/// A core that misbehaved is replaced by a fresh one, so the next puzzle
-/// starts clean.
-fn exchange<C: SerialCore>(
-    driver: &mut CoreDriver<C>,
-    bytes: &[u8],
-    budget: u64,
-    decode: fn(&[u8]) -> Result<(Reply, usize), ReplyError>,
-) -> (Option<Reply>, Vec<String>, u64) {
-    let (cycles_before, framing_before) = (driver.cycles(), driver.framing_errors());
-    driver.send(bytes);
-    let answer = driver.run_until_reply(budget);
-    let simulated = driver.cycles() - cycles_before;
-    let mut problems = Vec::new();
-    let mut reply = None;
-    match answer.map(|raw| decode(&raw)) {
-        None => problems.push(format!("the core sent no complete reply within {budget} cycles")),
-        Some(Err(e)) => problems.push(format!("garbled reply: {e}")),
-        Some(Ok((r, _))) => reply = Some(r),
-    }
-    let stray = driver.take_received();
-    if !stray.is_empty() {
-        problems.push(format!("{} stray bytes after the reply", stray.len()));
-    }
-    if driver.framing_errors() != framing_before {
-        problems.push("framing errors on the core's tx pin".into());
-    }
-    if !problems.is_empty() {
-        *driver = CoreDriver::with_core(driver.clocks_per_bit());
-    }
-    (reply, problems, simulated)
+    Ok(None)
 }
 
 fn show(c: Option<bool>) -> char {

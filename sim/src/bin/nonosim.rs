@@ -2,7 +2,7 @@
 //! path, for any serial client (`nonohost send --port PATH board.txt`).
 
 use clap::Parser;
-use nonogram_sim::{flags, Engine, Faults, SimBoard, SIM_CLOCKS_PER_BIT};
+use nonogram_sim::{flags, Backend, Engine, Faults, SimBoard, SIM_CLOCKS_PER_BIT};
 use std::time::Duration;
 
 /// The simulated Alchitry Cu nonogram solver on a pseudo-terminal.
@@ -16,6 +16,12 @@ struct Args {
     /// v1) or `clues` (the clue engine's bitstream, protocol v2).
     #[arg(long, default_value = "dnf", value_parser = ["dnf", "clues"])]
     engine: String,
+    /// What steps the core: `verilator` (its emitted Verilog, built once and
+    /// cached; millions of cycles/s), `rusthdl` (RustHDL's simulation, about
+    /// 100 k cycles/s), or `auto`: Verilator when it is installed (or as
+    /// NONOGRAM_SIM_BACKEND says), RustHDL otherwise and with --vcd.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "verilator", "rusthdl"])]
+    backend: String,
     /// Print the simulation's figures (cycles, cycles/s, bytes) every this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = flags::positive_seconds)]
     stats: Option<f64>,
@@ -59,7 +65,16 @@ fn main() -> anyhow::Result<()> {
         std::fs::File::create(path)
             .map_err(|e| anyhow::anyhow!("cannot write the waveform {}: {e}", path.display()))?;
     }
-    let board = SimBoard::spawn_recording(engine, faults, args.vcd.clone())?;
+    let backend = match args.backend.as_str() {
+        _ if args.vcd.is_some() => Backend::RustHdl,
+        "verilator" => Backend::Verilator,
+        "rusthdl" => Backend::RustHdl,
+        _ => Backend::auto(),
+    };
+    if args.vcd.is_some() && args.backend == "verilator" {
+        anyhow::bail!("--vcd records RustHDL's simulation: it cannot go with --backend verilator");
+    }
+    let board = SimBoard::spawn_on(backend, engine, faults, args.vcd.clone())?;
     if let Some(path) = &args.vcd {
         eprintln!(
             "recording every cycle into {}: the board runs about 25 times slower, so give the \
@@ -69,8 +84,9 @@ fn main() -> anyhow::Result<()> {
     }
     println!("{}", board.path());
     eprintln!(
-        "simulated board ({} engine) on {} ({SIM_CLOCKS_PER_BIT} clocks per bit); Ctrl-C stops it",
+        "simulated board ({} engine, stepped by {}) on {} ({SIM_CLOCKS_PER_BIT} clocks per bit); Ctrl-C stops it",
         args.engine,
+        board.backend().name(),
         board.path()
     );
     let period = Duration::from_secs_f64(args.stats.unwrap_or(3600.0));
