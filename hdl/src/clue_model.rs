@@ -1,12 +1,20 @@
 //! Reference model of the clue engine (protocol v2): a board solved from its
 //! clues, every line by the complete line solver of `line_logic.rs`.
 //!
-//! Lines are visited as the DNF engine visits them (`model.rs`): rows 0..m,
-//! then columns 0..n, again and again, until a line has no fill
-//! (contradiction) or a whole cycle of m + n visits in a row fixes nothing
-//! (solved if every cell is known, stalled if not). Both engines are complete
-//! line solvers visiting lines in the same order, so on any board they make
-//! the same visits and end with the same cells: the tests below check it.
+//! Lines are looked at in the DNF engine's order (`model.rs`): rows 0..m,
+//! then columns 0..n, again and again; but only dirty lines are visited. At
+//! first every line is dirty; a visit cleans its line, and each cell it newly
+//! fixes dirties the line that crosses it. A line that is clean would fix
+//! nothing: the line solver is complete, so it has already fixed all its
+//! known cells allow. The solve ends when a line has no fill
+//! (contradiction) or no line is dirty (solved if every cell is known,
+//! stalled if not).
+//!
+//! The fixpoint of complete line solvers does not depend on the order of
+//! the visits, so the clue engine ends every board that has a fill with the
+//! same cells as the DNF engine, which visits every line: the tests below
+//! check it. On a contradiction only the outcome must agree (which line is
+//! found empty first depends on the order).
 
 use crate::line_logic::{self, MAX_LENGTH};
 use crate::protocol::status::{detail, outcome};
@@ -45,6 +53,11 @@ pub const CLEAR_CYCLES: u64 = 128;
 /// Cycles of a visit besides the line solver's and 3 per newly fixed cell:
 /// fetch, load, start, write Known, write Value, advance.
 pub const VISIT_CYCLES: u64 = 6;
+
+/// Cycles to look at a line in the visit order (`clue_solver.rs`: Seek,
+/// Look): visit it if dirty, else go on to the next; after the last visit,
+/// see that none is dirty.
+pub const SEEK_CYCLES: u64 = 2;
 
 /// Whether a board fits the clue engine; `Err` holds the (outcome, detail)
 /// it answers otherwise.
@@ -101,11 +114,26 @@ pub fn solve(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> ClueVerdi
         }
     };
     let total = rows + columns;
-    let (mut quiet, mut line) = (0, 0);
+    // Every line is dirty at first; a visit cleans its line and dirties
+    // the crossing line of each cell it newly fixes.
+    let mut dirty = vec![true; total];
+    let mut line = 0;
     loop {
+        // Each line looked at.
+        verdict.cycles += SEEK_CYCLES;
         if line == 0 {
             verdict.passes = verdict.passes.saturating_add(1);
         }
+        if !dirty.contains(&true) {
+            let solved = known.iter().all(|&k| k);
+            verdict.outcome = if solved { outcome::SOLVED } else { outcome::STALLED };
+            break;
+        }
+        if !dirty[line] {
+            line = (line + 1) % total;
+            continue;
+        }
+        dirty[line] = false;
         let length = if line < rows { columns } else { rows };
         let (mut known_word, mut value_word) = (0u64, 0u64);
         for i in 0..length {
@@ -121,21 +149,12 @@ pub fn solve(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> ClueVerdi
             verdict.cycles += solver_cycles + 3; // fetch, load, start: no write-back
             break;
         }
-        let fresh = (result.known() & !known_word).count_ones() as u64;
-        verdict.cycles += solver_cycles + VISIT_CYCLES + 3 * fresh;
-        if result.known() != known_word {
-            quiet = 0;
-            for i in 0..length {
-                known[cell(line, i)] = result.known() >> i & 1 == 1;
-                value[cell(line, i)] = result.value() >> i & 1 == 1;
-            }
-        } else {
-            quiet += 1;
-        }
-        if quiet == total {
-            let solved = known.iter().all(|&k| k);
-            verdict.outcome = if solved { outcome::SOLVED } else { outcome::STALLED };
-            break;
+        let fresh = result.known() & !known_word;
+        verdict.cycles += solver_cycles + VISIT_CYCLES + 3 * fresh.count_ones() as u64;
+        for i in (0..length).filter(|&i| fresh >> i & 1 == 1) {
+            known[cell(line, i)] = true;
+            value[cell(line, i)] = result.value() >> i & 1 == 1;
+            dirty[if line < rows { rows + i } else { i }] = true;
         }
         line = (line + 1) % total;
     }
@@ -170,7 +189,8 @@ mod tests {
         assert_eq!(v.outcome, outcome::SOLVED);
         assert_eq!(v.cells.iter().filter(|c| **c == Some(true)).count(), 26);
         let dnf = model::solve_clues(&heart_rows, &heart_columns);
-        assert_eq!((v.cells, v.visits), (dnf.cells, dnf.visits));
+        assert_eq!(v.cells, dnf.cells);
+        assert!(v.visits < dnf.visits, "{} < {}", v.visits, dnf.visits);
     }
 
     #[test]
@@ -196,8 +216,9 @@ mod tests {
         assert_eq!(v.outcome, outcome::SOLVED);
     }
 
-    /// Both engines are complete line solvers visiting lines in the same
-    /// order: the same outcome, cells, visits and passes on every board.
+    /// Both engines are complete line solvers: the same outcome on every
+    /// board, and the same cells unless there is no fill. The clue engine
+    /// visits only dirty lines, so never more than the DNF engine.
     #[test]
     fn agrees_with_the_dnf_engine_on_random_puzzles() {
         let mut rng = Rng(0xc10e_5eed_u64);
@@ -209,17 +230,11 @@ mod tests {
                 continue; // more options than the DNF engine holds
             }
             let clues = solve(&r, &c);
-            assert_eq!(
-                (
-                    clues.outcome,
-                    clues.detail,
-                    &clues.cells,
-                    clues.visits,
-                    clues.passes
-                ),
-                (dnf.outcome, dnf.detail, &dnf.cells, dnf.visits, dnf.passes),
-                "rows {r:?} columns {c:?}"
-            );
+            assert_eq!(clues.outcome, dnf.outcome, "rows {r:?} columns {c:?}");
+            if clues.outcome != outcome::CONTRADICTION {
+                assert_eq!(clues.cells, dnf.cells, "rows {r:?} columns {c:?}");
+                assert!(clues.visits <= dnf.visits, "rows {r:?} columns {c:?}");
+            }
             outcomes[clues.outcome as usize] += 1;
         }
         println!("solved, contradiction, stalled: {outcomes:?}");

@@ -101,6 +101,14 @@ pub struct ClueReply {
     row: DFF<Bits<7>>,
     column: DFF<Bits<7>>,
     cells_left: DFF<Bits<13>>,
+    // `column` is the row's last, `cells_left` is 1: kept a step ahead, so
+    // that Shift's decisions come from flip-flops (with the compares there
+    // the clue bitstream missed 100 MHz on nextpnr seeds); and whether the
+    // board has one column, one cell, to start them from.
+    last_column: DFF<Bit>,
+    last_cell: DFF<Bit>,
+    one_column: DFF<Bit>,
+    one_cell: DFF<Bit>,
     word: DFF<Bits<64>>,
     pack: DFF<Bits<13>>,
     packed: DFF<Bits<4>>,
@@ -167,6 +175,10 @@ impl Default for ClueReply {
             column: Default::default(),
             map_step: Default::default(),
             cells_left: Default::default(),
+            last_column: Default::default(),
+            last_cell: Default::default(),
+            one_column: Default::default(),
+            one_cell: Default::default(),
             word: Default::default(),
             word_valid: Default::default(),
             pack: Default::default(),
@@ -217,6 +229,10 @@ impl Logic for ClueReply {
             row,
             column,
             cells_left,
+            last_column,
+            last_cell,
+            one_column,
+            one_cell,
             word,
             word_valid,
             pack,
@@ -304,6 +320,8 @@ impl Logic for ClueReply {
                             self.phase.d.next = ReplyPhase::Maps;
                             self.known_map.d.next = !self.all_known_q.q.val();
                             self.cells_left.d.next = self.cells_q.q.val();
+                            self.last_cell.d.next = self.one_cell.q.val();
+                            self.last_column.d.next = self.one_column.q.val();
                             self.map_end.d.next = false;
                             self.map_step.d.next = MapStep::Request;
                         }
@@ -327,14 +345,17 @@ impl Logic for ClueReply {
                     self.packed.d.next = self.packed.q.val() + 1;
                     self.word.d.next = self.word.q.val() >> 1;
                     self.cells_left.d.next = self.cells_left.q.val() - 1;
+                    self.last_cell.d.next = self.cells_left.q.val() == 2;
                     self.column.d.next = self.column.q.val() + 1;
-                    if self.column.q.val() + 1 == self.columns_q.q.val() {
+                    self.last_column.d.next = self.column.q.val() + 2 == self.columns_q.q.val();
+                    if self.last_column.q.val() {
                         self.column.d.next = 0.into();
+                        self.last_column.d.next = self.one_column.q.val();
                         self.row.d.next = self.row.q.val() + 1;
                         self.word_valid.d.next = false;
                         self.map_step.d.next = MapStep::Request;
                     }
-                    if self.cells_left.q.val() == 1 {
+                    if self.last_cell.q.val() {
                         self.map_end.d.next = true;
                         self.map_step.d.next = MapStep::Pad;
                     }
@@ -370,7 +391,9 @@ impl Logic for ClueReply {
                             self.known_map.d.next = false;
                             self.row.d.next = 0.into();
                             self.column.d.next = 0.into();
+                            self.last_column.d.next = self.one_column.q.val();
                             self.cells_left.d.next = self.cells_q.q.val();
+                            self.last_cell.d.next = self.one_cell.q.val();
                             self.word_valid.d.next = false;
                             self.map_step.d.next = MapStep::Request;
                             if !self.known_map.q.val() {
@@ -404,6 +427,9 @@ impl Logic for ClueReply {
             }
             _ => {}
         }
+
+        self.one_column.d.next = self.columns_q.q.val() == 1;
+        self.one_cell.d.next = self.cells_q.q.val() == 1;
 
         // An abort stops making messages; the pending one still goes out.
         if self.abort.val() {

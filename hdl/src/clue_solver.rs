@@ -1,6 +1,8 @@
 //! The clue engine: solves a board of up to 64×64 from its clues, visiting
-//! lines in the fixed order of `clue_model.rs` (rows, then columns, again and
-//! again) with the complete line solver of `line_solver.rs`.
+//! the dirty lines in the order of `clue_model.rs` (rows, then columns, again
+//! and again; a line is dirty until visited, and again when a visit of a
+//! crossing line fixes one of its cells) with the complete line solver of
+//! `line_solver.rs`.
 //!
 //! # Board memory
 //!
@@ -25,13 +27,14 @@
 //!
 //! # A visit, cycle by cycle
 //!
-//! fetch (line table and Known asked) · load (Value asked) · start · the line
-//! solver (k + 2L + 6, its result taken in its last cycle) · write Known ·
-//! write Value · 3 per newly fixed cell · advance: k + 2L + 12 cycles plus 3
-//! per newly fixed cell, after 128 to clear the board (`clue_model.rs`
-//! counts the same). The solve ends on a line with no fill
-//! (CONTRADICTION) or after m + n visits in a row that fixed nothing (SOLVED
-//! when all m·n cells are known, STALLED otherwise).
+//! seek and look (the line is dirty) · fetch (line table and Known asked) · load
+//! (Value asked; the line is clean now) · start · the line solver (k + 2L +
+//! 6, its result taken in its last cycle) · write Known · write Value · 3 per
+//! newly fixed cell (which dirty the crossing lines) · advance: k + 2L + 14
+//! cycles plus 3 per newly fixed cell, after 128 to clear the board, and two
+//! cycles for each clean line passed over and for the last look
+//! (`clue_model.rs` counts the same). The solve ends on a line with no fill (CONTRADICTION) or when no
+//! line is dirty (SOLVED when all m·n cells are known, STALLED otherwise).
 
 use crate::block_ram::BlockRam;
 use crate::constant;
@@ -47,6 +50,13 @@ pub const CLUE_STORE_BITS: usize = 11;
 enum State {
     Idle,
     Clear,
+    /// A line is looked at in two cycles: Seek takes its dirty bit out of
+    /// the 128 (a 64-way multiplexer, registered: deciding on it in the same
+    /// cycle held the clue bitstream to 88 MHz), Look visits the line if it
+    /// is dirty or goes on to the next. The solve ends in Look when no line
+    /// is dirty.
+    Seek,
+    Look,
     Fetch,
     Load,
     Start,
@@ -112,14 +122,26 @@ pub struct ClueSolver {
     new_value: DFF<Bits<64>>,
     fresh: DFF<Bits<64>>,
     line_bit: DFF<Bits<64>>,
-    quiet: DFF<Bits<8>>,
     known_cells: DFF<Bits<13>>,
-    // Whether the last m + n visits fixed nothing, and whether every cell is
-    // known: set in WriteKnown, read in Advance, so that the compares are
-    // off the path into `outcome_q` (with them there the clue bitstream
-    // missed 100 MHz on two nextpnr seeds of five). They are exact there: a
-    // quiet visit copies no cells, so `known_cells` does not move between.
-    all_quiet: DFF<Bit>,
+    // The lines a visit could still change (bit = row or column number).
+    dirty_rows: DFF<Bits<64>>,
+    dirty_columns: DFF<Bits<64>>,
+    // Pulses for the dirty bits (see their update): Clear's first 64
+    // cycles, Load, CrossRead.
+    filling: DFF<Bit>,
+    cleaning: DFF<Bit>,
+    crossing: DFF<Bit>,
+    // The line is the last row, the last line (see the line's advance).
+    last_row: DFF<Bit>,
+    last_of_all: DFF<Bit>,
+    // The dirty bit of the line at `index`, a cycle late (see Seek).
+    line_dirty: DFF<Bit>,
+    // Whether any line is dirty, and whether every cell is known: registered,
+    // so that the wide OR and the compare are off the path into `outcome_q`
+    // (with such compares there the clue bitstream missed 100 MHz on two
+    // nextpnr seeds of five). Seek reads them a cycle late, which is exact:
+    // Advance, between the last change and Seek, changes neither.
+    any_dirty: DFF<Bit>,
     board_known: DFF<Bit>,
     // The line solver's start, set in Load for the Start cycle: a registered
     // pulse, because decoded from `state` it fanned out to the line
@@ -143,6 +165,13 @@ pub struct ClueSolver {
     low_bits: Signal<Local, Bits<3>>,
     lowest_cell: Signal<Local, Bits<6>>,
     solved_known: Signal<Local, Bits<64>>,
+    // Look and Advance: go on to the next line.
+    next_line: Signal<Local, Bit>,
+    // Clear: counter + m ≥ 64 (counter + n ≥ 64).
+    row_fill: Signal<Local, Bit>,
+    column_fill: Signal<Local, Bit>,
+    row_fill_sum: Signal<Local, Bits<8>>,
+    column_fill_sum: Signal<Local, Bits<8>>,
     solved_value: Signal<Local, Bits<64>>,
     one: Constant<Bits<64>>,
     bit_masks: [Constant<Bits<8>>; 3],
@@ -203,8 +232,15 @@ impl Default for ClueSolver {
             new_value: Default::default(),
             fresh: Default::default(),
             line_bit: Default::default(),
-            quiet: Default::default(),
-            all_quiet: Default::default(),
+            dirty_rows: Default::default(),
+            dirty_columns: Default::default(),
+            line_dirty: Default::default(),
+            last_row: Default::default(),
+            last_of_all: Default::default(),
+            filling: Default::default(),
+            cleaning: Default::default(),
+            crossing: Default::default(),
+            any_dirty: Default::default(),
             board_known: Default::default(),
             start_line: Default::default(),
             known_cells: Default::default(),
@@ -223,6 +259,11 @@ impl Default for ClueSolver {
             low_bits: Default::default(),
             lowest_cell: Default::default(),
             solved_known: Default::default(),
+            next_line: Default::default(),
+            row_fill: Default::default(),
+            column_fill: Default::default(),
+            row_fill_sum: Default::default(),
+            column_fill_sum: Default::default(),
             solved_value: Default::default(),
             one: constant(1u64),
             bit_masks: array_init::array_init(|j| constant(mask(j))),
@@ -258,8 +299,15 @@ impl Logic for ClueSolver {
             byte_any,
             copied_cell,
             copied_value,
-            quiet,
-            all_quiet,
+            dirty_rows,
+            dirty_columns,
+            line_dirty,
+            last_row,
+            last_of_all,
+            filling,
+            cleaning,
+            crossing,
+            any_dirty,
             board_known,
             start_line,
             known_cells,
@@ -354,6 +402,17 @@ impl Logic for ClueSolver {
         self.board_cells.next = self.cells.q.val();
         self.all_known.next = self.known_cells.q.val() == self.cells.q.val();
         self.done_q.d.next = false;
+        self.next_line.next = false;
+        self.cleaning.d.next = false;
+        self.crossing.d.next = false;
+        self.row_fill_sum.next = (self.counter.q.val() & 63) + bit_cast::<8, 7>(self.rows_q.q.val());
+        self.row_fill.next = self.row_fill_sum.val().get_bit(6);
+        self.column_fill_sum.next = (self.counter.q.val() & 63) + bit_cast::<8, 7>(self.columns_q.q.val());
+        self.column_fill.next = self.column_fill_sum.val().get_bit(6);
+        self.line_dirty.d.next = self.dirty_rows.q.val().get_bit(self.index.q.val().index());
+        if self.is_column.q.val() {
+            self.line_dirty.d.next = self.dirty_columns.q.val().get_bit(self.index.q.val().index());
+        }
 
         match self.state.q.val() {
             State::Idle => {}
@@ -367,8 +426,32 @@ impl Logic for ClueSolver {
                 if self.counter.q.val() < bit_cast::<8, 7>(self.rows_q.q.val()) {
                     self.cells.d.next = self.cells.q.val() + bit_cast::<13, 7>(self.columns_q.q.val());
                 }
+                if self.counter.q.val() == 63 {
+                    self.filling.d.next = false;
+                }
                 if self.counter.q.val() == 127 {
+                    self.state.d.next = State::Seek;
+                }
+            }
+            State::Seek => {
+                self.state.d.next = State::Look;
+            }
+            State::Look => {
+                if (self.line.q.val() == 0) & (self.passes_q.q.val() != 255) {
+                    self.passes_q.d.next = self.passes_q.q.val() + 1;
+                }
+                if !self.any_dirty.q.val() {
+                    self.outcome_q.d.next = self.stalled.val();
+                    if self.board_known.q.val() {
+                        self.outcome_q.d.next = self.solved.val();
+                    }
+                    self.done_q.d.next = true;
+                    self.state.d.next = State::Done;
+                } else if self.line_dirty.q.val() {
                     self.state.d.next = State::Fetch;
+                } else {
+                    self.next_line.next = true;
+                    self.state.d.next = State::Seek;
                 }
             }
             State::Fetch => {
@@ -376,9 +459,7 @@ impl Logic for ClueSolver {
                 self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
                 self.line_bit.d.next = self.one.val() << self.index.q.val();
-                if (self.line.q.val() == 0) & (self.passes_q.q.val() != 255) {
-                    self.passes_q.d.next = self.passes_q.q.val() + 1;
-                }
+                self.cleaning.d.next = true;
                 self.state.d.next = State::Load;
             }
             State::Load => {
@@ -401,11 +482,6 @@ impl Logic for ClueSolver {
                     self.new_known.d.next = self.solved_known.val();
                     self.new_value.d.next = self.solved_value.val();
                     self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
-                    if (self.solved_known.val() & !self.line_known.q.val()) == 0 {
-                        self.quiet.d.next = self.quiet.q.val() + 1;
-                    } else {
-                        self.quiet.d.next = 0.into();
-                    }
                     self.state.d.next = State::WriteKnown;
                     if !self.line_solver.feasible.val() {
                         self.outcome_q.d.next = self.contradiction.val();
@@ -415,8 +491,6 @@ impl Logic for ClueSolver {
                 }
             }
             State::WriteKnown => {
-                self.all_quiet.d.next = self.quiet.q.val() == self.last_line.q.val() + 1;
-                self.board_known.d.next = self.known_cells.q.val() == self.cells.q.val();
                 self.board.write_enable.next = true;
                 self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
@@ -432,6 +506,7 @@ impl Logic for ClueSolver {
                 self.copied_cell.d.next = self.lowest_cell.val();
                 self.state.d.next = State::Advance;
                 if self.fresh.q.val().any() {
+                    self.crossing.d.next = true;
                     self.state.d.next = State::CrossRead;
                 }
             }
@@ -469,41 +544,72 @@ impl Logic for ClueSolver {
                 self.known_cells.d.next = self.known_cells.q.val() + 1;
                 self.state.d.next = State::Advance;
                 if self.fresh.q.val().any() {
+                    self.crossing.d.next = true;
                     self.state.d.next = State::CrossRead;
                 }
             }
             State::Advance => {
-                if self.all_quiet.q.val() {
-                    self.outcome_q.d.next = self.stalled.val();
-                    if self.board_known.q.val() {
-                        self.outcome_q.d.next = self.solved.val();
-                    }
-                    self.done_q.d.next = true;
-                    self.state.d.next = State::Done;
-                } else {
-                    self.state.d.next = State::Fetch;
-                    self.line.d.next = self.line.q.val() + 1;
-                    self.index.d.next = self.index.q.val() + 1;
-                    if !self.is_column.q.val()
-                        & (bit_cast::<7, 6>(self.index.q.val()) + 1 == self.rows_q.q.val())
-                    {
-                        self.is_column.d.next = true;
-                        self.index.d.next = 0.into();
-                        self.length.d.next = self.rows_q.q.val();
-                    }
-                    if self.line.q.val() == self.last_line.q.val() {
-                        self.line.d.next = 0.into();
-                        self.is_column.d.next = false;
-                        self.index.d.next = 0.into();
-                        self.length.d.next = self.columns_q.q.val();
-                    }
-                }
+                self.next_line.next = true;
+                self.state.d.next = State::Seek;
             }
             State::Done => {}
             _ => {
                 self.state.d.next = State::Idle;
             }
         }
+
+        // On to the next line in the visit order: rows 0..m, columns 0..n.
+        // (Where the line ends its phase is registered: the compares take
+        // a cycle, and the line never moves twice in a row: Seek, or a
+        // whole visit, lies between.)
+        self.last_row.d.next =
+            !self.is_column.q.val() & (bit_cast::<7, 6>(self.index.q.val()) + 1 == self.rows_q.q.val());
+        self.last_of_all.d.next = self.line.q.val() == self.last_line.q.val();
+        if self.next_line.val() {
+            self.line.d.next = self.line.q.val() + 1;
+            self.index.d.next = self.index.q.val() + 1;
+            if self.last_row.q.val() {
+                self.is_column.d.next = true;
+                self.index.d.next = 0.into();
+                self.length.d.next = self.rows_q.q.val();
+            }
+            if self.last_of_all.q.val() {
+                self.line.d.next = 0.into();
+                self.is_column.d.next = false;
+                self.index.d.next = 0.into();
+                self.length.d.next = self.columns_q.q.val();
+            }
+        }
+        // The dirty bits, driven by registered pulses so that their 128
+        // enables come straight from flip-flops (decoded from `state` they
+        // held the bitstream under 100 MHz). Clear: in its first 64 cycles
+        // they shift up, taking in a 1 from cycle 64 − m (64 − n) on, so
+        // that bits 0..m (0..n) end up set. Load: the visit cleans its line.
+        // CrossRead: the line that crosses the copied cell is dirty now.
+        if self.filling.q.val() {
+            self.dirty_rows.d.next =
+                (self.dirty_rows.q.val() << 1) | bit_cast::<64, 1>(self.row_fill.val().into());
+            self.dirty_columns.d.next =
+                (self.dirty_columns.q.val() << 1) | bit_cast::<64, 1>(self.column_fill.val().into());
+        }
+        if self.cleaning.q.val() {
+            if self.is_column.q.val() {
+                self.dirty_columns.d.next = self.dirty_columns.q.val() & !self.line_bit.q.val();
+            } else {
+                self.dirty_rows.d.next = self.dirty_rows.q.val() & !self.line_bit.q.val();
+            }
+        }
+        if self.crossing.q.val() {
+            if self.is_column.q.val() {
+                self.dirty_rows.d.next =
+                    self.dirty_rows.q.val() | (self.one.val() << self.copied_cell.q.val());
+            } else {
+                self.dirty_columns.d.next =
+                    self.dirty_columns.q.val() | (self.one.val() << self.copied_cell.q.val());
+            }
+        }
+        self.any_dirty.d.next = (self.dirty_rows.q.val() | self.dirty_columns.q.val()).any();
+        self.board_known.d.next = self.known_cells.q.val() == self.cells.q.val();
 
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
         if self.busy.val() {
@@ -526,7 +632,9 @@ impl Logic for ClueSolver {
             self.is_column.d.next = false;
             self.index.d.next = 0.into();
             self.length.d.next = self.columns.val();
-            self.quiet.d.next = 0.into();
+            self.dirty_rows.d.next = 0.into();
+            self.dirty_columns.d.next = 0.into();
+            self.filling.d.next = true;
             self.known_cells.d.next = 0.into();
             self.cycles_q.d.next = 0.into();
             self.passes_q.d.next = 0.into();
@@ -534,6 +642,7 @@ impl Logic for ClueSolver {
         }
         if self.abort.val() {
             self.state.d.next = State::Idle;
+            self.filling.d.next = false;
             self.start_line.d.next = false;
         }
     }

@@ -760,7 +760,7 @@ mod tests {
         let (d, fits_dnf) = compare_line_solvers(&puzzle, &run.expected);
         assert!(d.is_empty() && fits_dnf, "{d:?}");
         run.expected.cells[2] = None;
-        run.expected.visits += 1;
+        run.expected.visits += 100; // more than the DNF engine makes
         let (d, _) = compare_line_solvers(&puzzle, &run.expected);
         assert_eq!(d.len(), 3, "{d:?}");
         assert!(d[0].starts_with("engines: visits"), "{d:?}");
