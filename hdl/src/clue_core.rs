@@ -36,6 +36,7 @@ pub struct ClueCore {
     outcome_q: DFF<Bits<3>>,
     outcome_valid_q: DFF<Bit>,
     phase_q: DFF<Bits<2>>,
+    tx_busy: DFF<Bit>,
     reply_outcome: Signal<Local, Bits<3>>,
     receiving: Constant<Bits<2>>,
     solving: Constant<Bits<2>>,
@@ -62,6 +63,7 @@ impl ClueCore {
             outcome_q: Default::default(),
             outcome_valid_q: Default::default(),
             phase_q: Default::default(),
+            tx_busy: Default::default(),
             reply_outcome: Default::default(),
             receiving: constant(phase::RECEIVING),
             solving: constant(phase::SOLVING),
@@ -74,7 +76,7 @@ impl ClueCore {
 impl Logic for ClueCore {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, outcome_q, outcome_valid_q, phase_q);
+        dff_setup!(self, clock, outcome_q, outcome_valid_q, phase_q, tx_busy);
         self.uart_rx.clock.next = self.clock.val();
         self.parser.clock.next = self.clock.val();
         self.engine.clock.next = self.clock.val();
@@ -125,14 +127,15 @@ impl Logic for ClueCore {
         self.tx.next = self.uart_tx.tx.val();
 
         // Status for LEDs and the simulated board (registered, as in core.rs;
-        // from the transmitter's `sending` register rather than its `ready`,
-        // whose timer compare on this path missed 100 MHz on a nextpnr seed).
+        // from a register of the transmitter's `ready`, whose timer compare
+        // on this path missed 100 MHz on a nextpnr seed).
         self.phase.next = self.phase_q.q.val();
         self.phase_q.d.next = 0.into();
+        self.tx_busy.d.next = !self.uart_tx.ready.val();
         if self.parser.loading.val() {
             self.phase_q.d.next = self.receiving.val();
         }
-        if self.reply.busy.val() | self.uart_tx.sending.val() {
+        if self.reply.busy.val() | self.tx_busy.q.val() {
             self.phase_q.d.next = self.sending.val();
         }
         if self.engine.busy.val() {

@@ -394,7 +394,8 @@ impl Logic for ClueReply {
                             self.last_column.d.next = self.one_column.q.val();
                             self.cells_left.d.next = self.cells_q.q.val();
                             self.last_cell.d.next = self.one_cell.q.val();
-                            self.word_valid.d.next = false;
+                            // (`word_valid` is low already: the last cell
+                            // is a row's last, and Shift cleared it there.)
                             self.map_step.d.next = MapStep::Request;
                             if !self.known_map.q.val() {
                                 self.phase.d.next = ReplyPhase::Status;

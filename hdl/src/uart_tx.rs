@@ -13,9 +13,6 @@ pub struct UartTx {
     pub start: Signal<In, Bit>,
     /// High when a byte can be started.
     pub ready: Signal<Out, Bit>,
-    /// High while a byte is on the line (a register: for status outputs,
-    /// which need no cycle-exact end and should not extend `ready`'s path).
-    pub sending: Signal<Out, Bit>,
     /// The pin; idles high.
     pub tx: Signal<Out, Bit>,
     busy: DFF<Bit>,
@@ -40,7 +37,6 @@ impl UartTx {
             data: Default::default(),
             start: Default::default(),
             ready: Default::default(),
-            sending: Default::default(),
             tx: Default::default(),
             busy: Default::default(),
             shift_inv: Default::default(),
@@ -58,7 +54,6 @@ impl Logic for UartTx {
         // Ready during the stop bit's last clock too, so bytes go back to back.
         self.ready.next = !self.busy.q.val()
             | ((self.bits_left.q.val() == 1) & (self.timer.q.val() == self.last_tick.val()));
-        self.sending.next = self.busy.q.val();
         self.tx.next = !self.shift_inv.q.val().get_bit(0);
         if self.busy.q.val() {
             self.timer.d.next = self.timer.q.val() + 1;

@@ -66,6 +66,11 @@ pub enum Command {
         after_help = "Exit codes:\n  0  the core and the model agree on every puzzle\n  1  a disagreement, a puzzle that never fit the board, or a usage error"
     )]
     Sweep(crate::sweep::Args),
+    /// The TAAI/TCGA tournament benchmark: random 25x25 puzzles through the
+    /// board's model (cycles, so its time at 100 MHz) and the software
+    /// solver (timed here), side by side.
+    #[command(after_help = "Exit codes:\n  0  the benchmark ran\n  1  a usage error")]
+    Tournament(crate::tournament::Args),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -345,6 +350,7 @@ where
         Command::Ports(a) => ports(&a),
         Command::Census(a) => crate::census::run(&a),
         Command::Sweep(a) => crate::sweep::run(&a),
+        Command::Tournament(a) => crate::tournament::run(&a),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod puzzle;
 pub mod report;
 pub mod solver;
 pub mod sweep;
+pub mod tournament;
 pub mod wire;
 
 pub use puzzle::Puzzle;

@@ -497,3 +497,22 @@ fn the_goal_is_checked() {
         "{j}"
     );
 }
+
+#[test]
+fn tournament_prints_both_sides_and_refuses_bad_flags() {
+    let o = nonohost(&["tournament", "--count", "4", "--size", "10", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("tournament: 4 random 10x10 puzzles"), "{out}");
+    assert!(
+        out.contains("\nboard (clue engine's model") && out.contains("\nsoftware ("),
+        "{out}"
+    );
+    let o = nonohost(&["tournament", "--count", "2", "--size", "6", "--json"]);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["results"]["puzzles"], 2);
+    for bad in [["--size", "65"], ["--density", "2"], ["--max-time", "0"]] {
+        let o = nonohost(&["tournament", bad[0], bad[1]]);
+        assert_eq!(o.status.code(), Some(1), "{bad:?}: {}", stderr(&o));
+    }
+}

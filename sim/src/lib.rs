@@ -441,9 +441,14 @@ fn serve(
                 if !faults.reply_delay.is_zero() {
                     std::thread::sleep(faults.reply_delay);
                 }
-                port.write_all(std::slice::from_ref(byte))?;
+                match port.write_all(std::slice::from_ref(byte)) {
+                    // No client has the terminal open: the byte goes nowhere,
+                    // as it would on a real line with nobody listening.
+                    Err(e) if e.raw_os_error() == Some(5) => {}
+                    result => result?,
+                }
             }
-            port.flush()?;
+            let _ = port.flush();
             stats.bytes_out.fetch_add(out.len() as u64, Ordering::Relaxed);
         }
     }
@@ -481,10 +486,15 @@ fn read_some(port: &mut TTYPort, buffer: &mut [u8]) -> io::Result<usize> {
 
 /// Reads only what is already there.
 fn read_ready(port: &mut TTYPort, buffer: &mut [u8]) -> io::Result<usize> {
-    if port.bytes_to_read().map_err(io::Error::from)? == 0 {
-        return Ok(0);
+    match port.bytes_to_read() {
+        Ok(0) => Ok(0),
+        // Something to read; or the count failed, as it does when no client
+        // has the terminal open (between two of a client's opens, say):
+        // read_some tells that apart from a real error. (Returning this
+        // error ended the board's thread, and the client's next open failed
+        // with a busy port.)
+        _ => read_some(port, buffer),
     }
-    read_some(port, buffer)
 }
 
 #[cfg(test)]
