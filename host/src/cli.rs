@@ -129,8 +129,8 @@ pub struct SendArgs {
     #[arg(long, default_value_t = DEFAULT_BAUD, value_parser = clap::value_parser!(u32).range(300..=12_000_000))]
     pub baud: u32,
     /// Use the simulated board instead of a real one. It runs the core's
-    /// Verilog under Verilator when verilator is installed (built once, a
-    /// minute or two, then cached), else RustHDL's simulation;
+    /// Verilog under Verilator when verilator is installed (built once, in
+    /// seconds, then cached), else RustHDL's simulation;
     /// NONOGRAM_SIM_BACKEND=rusthdl|verilator chooses.
     #[arg(long, conflicts_with = "port")]
     pub sim: bool,

@@ -89,7 +89,7 @@ pub fn verilated_core(engine: Engine) -> Result<PathBuf, String> {
         return Ok(binary);
     }
     eprintln!(
-        "nonogram-sim: building the Verilated {} core, once (a minute or two; cached in {})",
+        "nonogram-sim: building the Verilated {} core, once (seconds to a minute; cached in {})",
         engine.name(),
         verilated::cache_root().display()
     );
