@@ -114,6 +114,79 @@ std::vector<uint8_t> read_all(const std::string& path) {
     return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
 }
 
+// The reset cycle (CoreDriver::new): reset high (on the core), rx idle.
+void reset_cycle(Vtop& core) {
+    core.PIN_RX = 1;
+    RESET_CYCLE(core, 1);
+    core.clock = 0;
+    core.eval();
+    core.clock = 1;
+    core.eval();
+    RESET_CYCLE(core, 0);
+}
+
+// The core's UART pins, driven as CoreDriver drives them.
+struct Pins {
+    uint64_t cpb;        // the core's clocks per bit: tx is sampled mid-bit
+    double send_period;  // the host's clocks per bit, maybe off: rx levels
+    std::deque<uint8_t> to_core;
+    bool sending = false;
+    uint64_t frame_bits = 0;  // the 10 levels of the frame on rx, bit i = level i
+    uint64_t frame_t = 0;
+    bool listening = false;
+    uint64_t listen_t = 0;
+    uint16_t listen_bits = 0;
+
+    // Host -> core: set rx for this cycle, then the clock edge.
+    void drive(Vtop& core) {
+        if (!sending && !to_core.empty()) {
+            frame_bits = (uint64_t{1} << 9) | (uint64_t{to_core.front()} << 1);  // start 0, data, stop 1
+            to_core.pop_front();
+            frame_t = 0;
+            sending = true;
+        }
+        bool level = true;
+        if (sending) {
+            // In double precision, as the driver (exact for a whole CPB).
+            uint64_t bit = uint64_t(double(frame_t) / send_period);
+            ++frame_t;
+            level = (frame_bits >> (bit < 9 ? bit : 9)) & 1;
+            if (double(frame_t) >= 10.0 * send_period) sending = false;
+        }
+        core.PIN_RX = level;
+        core.clock = 0;
+        core.eval();
+        core.clock = 1;
+        core.eval();
+    }
+
+    enum Heard { NOTHING, BYTE, FRAMING_ERROR };
+
+    // Core -> host: sample tx mid-bit; bit 9 is the stop bit.
+    Heard listen(Vtop& core, uint8_t& byte) {
+        bool tx = core.PIN_TX;
+        if (!listening) {
+            if (!tx) {
+                listening = true;
+                listen_t = 0;
+                listen_bits = 0;
+            }
+            return NOTHING;
+        }
+        uint64_t t = ++listen_t;
+        if (t < cpb / 2 || (t - cpb / 2) % cpb != 0) return NOTHING;
+        uint64_t bit = (t - cpb / 2) / cpb;
+        if (bit >= 1 && bit <= 8) {
+            listen_bits |= uint16_t(tx) << (bit - 1);
+            return NOTHING;
+        }
+        if (bit != 9) return NOTHING;
+        listening = false;
+        byte = uint8_t(listen_bits);
+        return tx ? BYTE : FRAMING_ERROR;
+    }
+};
+
 // driver.rs: CALM_CYCLES, and the phases in which the core only waits.
 constexpr uint64_t CALM_CYCLES = 64;
 constexpr unsigned PHASE_IDLE = 0, PHASE_RECEIVING = 1;
@@ -132,20 +205,10 @@ int serve(int argc, char** argv) {
     VerilatedContext context;
     context.commandArgs(1, argv);
     Vtop core{&context};
-    core.PIN_RX = 1;
-    RESET_CYCLE(core, 1);
-    core.clock = 0;
-    core.eval();
-    core.clock = 1;
-    core.eval();
-    RESET_CYCLE(core, 0);
+    reset_cycle(core);
 
-    std::deque<uint8_t> to_core;
-    bool sending = false;
-    uint64_t frame_bits = 0, frame_t = 0;
-    bool listening = false;
-    uint64_t listen_t = 0, calm = 0;
-    uint16_t listen_bits = 0;
+    Pins pins{cpb, send_period};
+    uint64_t calm = 0;
     std::vector<uint8_t> received;
     for (;;) {
         uint8_t command;
@@ -155,7 +218,7 @@ int serve(int argc, char** argv) {
             if (!read_exact(&n, 4)) break;
             std::vector<uint8_t> bytes(n);
             if (n && !read_exact(bytes.data(), n)) break;
-            to_core.insert(to_core.end(), bytes.begin(), bytes.end());
+            pins.to_core.insert(pins.to_core.end(), bytes.begin(), bytes.end());
             continue;
         }
         if (command != 'r' && command != 'u') usage("unknown serve command");
@@ -164,55 +227,20 @@ int serve(int argc, char** argv) {
         if (!read_exact(&cycles, 8)) break;
         uint64_t ran = 0;
         uint32_t framing = 0;
-        while (ran < cycles && !(until_quiet && to_core.empty() && calm >= CALM_CYCLES)) {
+        while (ran < cycles && !(until_quiet && pins.to_core.empty() && calm >= CALM_CYCLES)) {
             ++ran;
-            if (!sending && !to_core.empty()) {
-                frame_bits = (uint64_t{1} << 9) | (uint64_t{to_core.front()} << 1);
-                to_core.pop_front();
-                frame_t = 0;
-                sending = true;
-            }
-            bool level = true;
-            if (sending) {
-                uint64_t bit = uint64_t(double(frame_t) / send_period);
-                ++frame_t;
-                level = (frame_bits >> (bit < 9 ? bit : 9)) & 1;
-                if (double(frame_t) >= 10.0 * send_period) sending = false;
-            }
-            core.PIN_RX = level;
-            core.clock = 0;
-            core.eval();
-            core.clock = 1;
-            core.eval();
+            pins.drive(core);
             unsigned phase = core.PIN_PHASE;
-            bool busy = sending || listening || (phase != PHASE_IDLE && phase != PHASE_RECEIVING);
+            bool busy = pins.sending || pins.listening || (phase != PHASE_IDLE && phase != PHASE_RECEIVING);
             calm = busy ? 0 : calm + 1;
-            bool tx = core.PIN_TX;
-            if (!listening) {
-                if (!tx) {
-                    listening = true;
-                    listen_t = 0;
-                    listen_bits = 0;
-                }
-            } else {
-                uint64_t t = ++listen_t;
-                if (t >= cpb / 2 && (t - cpb / 2) % cpb == 0) {
-                    uint64_t bit = (t - cpb / 2) / cpb;
-                    if (bit >= 1 && bit <= 8) {
-                        listen_bits |= uint16_t(tx) << (bit - 1);
-                    } else if (bit == 9) {
-                        // A bad stop bit drops the byte, as the driver does.
-                        if (tx) {
-                            received.push_back(uint8_t(listen_bits));
-                        } else {
-                            ++framing;
-                        }
-                        listening = false;
-                    }
-                }
+            uint8_t byte;
+            switch (pins.listen(core, byte)) {
+                case Pins::BYTE: received.push_back(byte); break;
+                case Pins::FRAMING_ERROR: ++framing; break;  // dropped, as the driver does
+                case Pins::NOTHING: break;
             }
         }
-        uint8_t quiet = to_core.empty() && calm >= CALM_CYCLES;
+        uint8_t quiet = pins.to_core.empty() && calm >= CALM_CYCLES;
         uint32_t count = uint32_t(received.size());
         std::fwrite(&ran, 8, 1, stdout);
         std::fwrite(&quiet, 1, 1, stdout);
@@ -263,24 +291,10 @@ int main(int argc, char** argv) {
         context.randSeed(int(seed & 0x7fffffff));
     }
     Vtop core{&context};
+    reset_cycle(core);
 
-    // The reset cycle (CoreDriver::new).
-    core.PIN_RX = 1;
-    RESET_CYCLE(core, 1);
-    core.clock = 0;
-    core.eval();
-    core.clock = 1;
-    core.eval();
-    RESET_CYCLE(core, 0);
-
-    std::deque<uint8_t> to_core;
+    Pins pins{cpb, double(cpb)};
     size_t next_chunk = 0;
-    bool sending = false;
-    uint64_t frame_bits = 0;  // the 10 levels of the frame on rx, bit i = level i
-    uint64_t frame_t = 0;
-    bool listening = false;
-    uint64_t listen_t = 0;
-    uint16_t listen_bits = 0;
     std::vector<uint8_t> received;
     unsigned last_phase = core.PIN_PHASE;
     std::printf("phase 0 %u\n", last_phase);
@@ -289,59 +303,26 @@ int main(int argc, char** argv) {
     for (uint64_t cycle = 1; cycle <= cycles; ++cycle) {
         // CoreDriver::send between steps: chunks due by now are queued.
         while (next_chunk < chunks.size() && chunks[next_chunk].at <= cycle - 1) {
-            to_core.insert(to_core.end(), chunks[next_chunk].bytes.begin(), chunks[next_chunk].bytes.end());
+            pins.to_core.insert(pins.to_core.end(), chunks[next_chunk].bytes.begin(), chunks[next_chunk].bytes.end());
             ++next_chunk;
         }
-        // Host -> core: the rx pin.
-        if (!sending && !to_core.empty()) {
-            uint8_t byte = to_core.front();
-            to_core.pop_front();
-            frame_bits = (uint64_t{1} << 9) | (uint64_t{byte} << 1);  // start 0, data, stop 1
-            frame_t = 0;
-            sending = true;
-        }
-        bool level = true;
-        if (sending) {
-            uint64_t bit = frame_t / cpb;
-            ++frame_t;
-            level = (frame_bits >> (bit < 9 ? bit : 9)) & 1;
-            if (frame_t >= 10 * cpb) sending = false;
-        }
-        core.PIN_RX = level;
-        core.clock = 0;
-        core.eval();
-        core.clock = 1;
-        core.eval();
-
+        pins.drive(core);
         unsigned phase = core.PIN_PHASE;
         if (phase != last_phase) {
             std::printf("phase %llu %u\n", (unsigned long long)cycle, phase);
             last_phase = phase;
         }
-        // Core -> host: sample the tx pin mid-bit.
-        bool tx = core.PIN_TX;
-        if (!listening) {
-            if (!tx) {
-                listening = true;
-                listen_t = 0;
-                listen_bits = 0;
-            }
-        } else {
-            uint64_t t = ++listen_t;
-            if (t >= cpb / 2 && (t - cpb / 2) % cpb == 0) {
-                uint64_t bit = (t - cpb / 2) / cpb;
-                if (bit >= 1 && bit <= 8) {
-                    listen_bits |= uint16_t(tx) << (bit - 1);
-                } else if (bit == 9) {
-                    if (tx) {
-                        received.push_back(uint8_t(listen_bits));
-                        std::printf("byte %llu %02x\n", (unsigned long long)cycle, unsigned(listen_bits & 0xff));
-                    } else {
-                        std::printf("framing_error %llu\n", (unsigned long long)cycle);
-                    }
-                    listening = false;
-                }
-            }
+        uint8_t byte;
+        switch (pins.listen(core, byte)) {
+            case Pins::BYTE:
+                received.push_back(byte);
+                std::printf("byte %llu %02x\n", (unsigned long long)cycle, unsigned(byte));
+                break;
+            case Pins::FRAMING_ERROR:
+                std::printf("framing_error %llu\n", (unsigned long long)cycle);
+                break;
+            case Pins::NOTHING:
+                break;
         }
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
