@@ -117,6 +117,16 @@ impl Board {
         }
     }
 
+    /// Sets cell (r, c) to `v` on the trail and propagates from its row and
+    /// column, the only lines it dirties; false on a contradiction.
+    fn guess(&mut self, dirty: &mut [bool], r: usize, c: usize, v: bool) -> bool {
+        self.set(r, c, v, true);
+        dirty.iter_mut().for_each(|d| *d = false);
+        dirty[r] = true;
+        dirty[self.rows + c] = true;
+        self.propagate(dirty, true)
+    }
+
     fn choose(&mut self, fewest: bool) -> Option<(usize, usize)> {
         self.cycles += self.rows as u64;
         let full = |b: &Board, r: usize| b.known[r].count_ones() as usize == b.columns;
@@ -167,11 +177,7 @@ fn search(rows: usize, columns: usize, clues: &[Vec<usize>], fewest: bool) -> Ou
                 }
                 Some((r, c)) => {
                     stack.push(((r, c), board.trail.len(), false));
-                    board.set(r, c, true, true);
-                    dirty.iter_mut().for_each(|d| *d = false);
-                    dirty[r] = true;
-                    dirty[rows + c] = true;
-                    consistent = board.propagate(&mut dirty, true);
+                    consistent = board.guess(&mut dirty, r, c, true);
                     continue;
                 }
             }
@@ -188,11 +194,7 @@ fn search(rows: usize, columns: usize, clues: &[Vec<usize>], fewest: bool) -> Ou
                     Some(((r, c), mark, false)) => {
                         board.undo_to(mark);
                         stack.push(((r, c), mark, true));
-                        board.set(r, c, false, true);
-                        dirty.iter_mut().for_each(|d| *d = false);
-                        dirty[r] = true;
-                        dirty[rows + c] = true;
-                        consistent = board.propagate(&mut dirty, true);
+                        consistent = board.guess(&mut dirty, r, c, false);
                         break;
                     }
                 }
