@@ -73,6 +73,16 @@ impl Backend {
         }
     }
 
+    /// A `--backend` flag's value: `verilator`, `rusthdl`, or anything else
+    /// (`auto`) for [`Backend::auto`].
+    pub fn from_flag(flag: &str) -> Backend {
+        match flag {
+            "verilator" => Backend::Verilator,
+            "rusthdl" => Backend::RustHdl,
+            _ => Backend::auto(),
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Backend::RustHdl => "RustHDL",

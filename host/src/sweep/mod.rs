@@ -415,11 +415,7 @@ pub struct Args {
 /// Runs `nonohost sweep`; 0 when the core and the model agree on every puzzle, 1 otherwise.
 pub fn run(args: &Args) -> i32 {
     use std::io::IsTerminal;
-    let backend = match args.backend.as_str() {
-        "verilator" => Backend::Verilator,
-        "rusthdl" => Backend::RustHdl,
-        _ => Backend::auto(),
-    };
+    let backend = Backend::from_flag(&args.backend);
     if !args.replay.is_empty() {
         return replay(args.engine, backend, &args.replay, args.json);
     }

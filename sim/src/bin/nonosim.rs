@@ -65,15 +65,13 @@ fn main() -> anyhow::Result<()> {
         std::fs::File::create(path)
             .map_err(|e| anyhow::anyhow!("cannot write the waveform {}: {e}", path.display()))?;
     }
-    let backend = match args.backend.as_str() {
-        _ if args.vcd.is_some() => Backend::RustHdl,
-        "verilator" => Backend::Verilator,
-        "rusthdl" => Backend::RustHdl,
-        _ => Backend::auto(),
-    };
     if args.vcd.is_some() && args.backend == "verilator" {
         anyhow::bail!("--vcd records RustHDL's simulation: it cannot go with --backend verilator");
     }
+    let backend = match args.vcd {
+        Some(_) => Backend::RustHdl,
+        None => Backend::from_flag(&args.backend),
+    };
     let board = SimBoard::spawn_on(backend, engine, faults, args.vcd.clone())?;
     if let Some(path) = &args.vcd {
         eprintln!(
