@@ -701,9 +701,12 @@ mod tests {
             outcome: uut.outcome.val().to_u8(),
             detail: uut.contradiction_line.val().to_u8(),
             cells: vec![],
+            differs: vec![],
             visits: 0,
             passes: uut.passes.val().to_u8(),
             cycles: uut.cycles.val().to_u64(),
+            nodes: 0,
+            backtracks: 0,
         };
         let cycles = uut.cycles.val().to_u64();
         for r in 0..rows {

@@ -75,6 +75,12 @@ pub mod status {
         pub const MALFORMED: u8 = 4;
         /// Answer to a QUERY: the INFO fields follow.
         pub const INFO: u8 = 5;
+        /// v2 with search: a solution, and a second one that differs in the
+        /// cells of the DIFFERS map.
+        pub const SEVERAL: u8 = 6;
+        /// v2 with search: the search budget ran out; the cells are line
+        /// logic's, before the first guess.
+        pub const GAVE_UP: u8 = 7;
     }
 
     /// Bits of the ENGINES field.
