@@ -39,12 +39,19 @@
 use crate::block_ram::BlockRam;
 use crate::constant;
 use crate::line_solver::LineSolver;
+use crate::clue_model::{BUDGET_UNIT_BITS, SEARCHED, TRAIL_ENTRIES};
 use crate::params::CYCLE_BITS;
 use crate::protocol::status::outcome;
 use rust_hdl::prelude::*;
 
 /// Blocks the clue store holds (for all lines of a board together).
 pub const CLUE_STORE_BITS: usize = 11;
+
+/// Address bits of the undo trail (`clue_model::TRAIL_ENTRIES` entries).
+pub const TRAIL_BITS: usize = 11;
+const _: () = assert!(1 << TRAIL_BITS == TRAIL_ENTRIES);
+// The budget compare takes the cycle count's bits 31..20.
+const _: () = assert!(BUDGET_UNIT_BITS == 20 && CYCLE_BITS == 32);
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 enum State {
@@ -67,6 +74,31 @@ enum State {
     CrossKnown,
     CrossValue,
     Advance,
+    // The search (see `clue_model::search`, and the figures there).
+    /// A stall, a solution kept or a contradiction while searching: give
+    /// up (budget, or too many unknown cells for the trail), go back, or
+    /// choose a cell.
+    Check,
+    /// The first unknown cell: a row's Known word is read, its unknown
+    /// cells put in `fresh`, and the lowest found in two steps.
+    ScanRead,
+    ScanCheck,
+    ScanWait,
+    ScanPick,
+    /// A guess is a visit of its row whose result is the guessed cell:
+    /// the row is read, the cell set, and the visit's write-back copies it
+    /// into the column and pushes it on the trail.
+    GuessFetch,
+    GuessLoad,
+    GuessSet,
+    /// The first solution, a row a step, into the solution memory.
+    SaveRead,
+    SaveWrite,
+    /// One trail entry undone: clear its Known bit in the row copy, then
+    /// in the column copy.
+    UndoRow,
+    UndoColumn,
+    UndoWrite,
     Done,
 }
 
@@ -87,10 +119,16 @@ pub struct ClueSolver {
     pub line_number: Signal<In, Bits<7>>,
     pub line_first: Signal<In, Bits<CLUE_STORE_BITS>>,
     pub line_blocks: Signal<In, Bits<6>>,
+    /// With `start`: the search budget in units of 2^20 cycles; 0 is line
+    /// logic alone (STALLED where it stalls).
+    pub budget: Signal<In, Bits<12>>,
     /// After `done`: the reply reads row `read_row`'s Known (`read_value` low)
     /// or Value word, on `row_word` one cycle later.
     pub read_row: Signal<In, Bits<6>>,
     pub read_value: Signal<In, Bit>,
+    /// For SEVERAL: read the row's DIFFERS word (where the second solution
+    /// differs from the first) instead.
+    pub read_differs: Signal<In, Bit>,
     pub row_word: Signal<Out, Bits<64>>,
     pub busy: Signal<Out, Bit>,
     pub done: Signal<Out, Bit>,
@@ -102,10 +140,19 @@ pub struct ClueSolver {
     /// The board's cells (rows × columns), and whether every one is known.
     pub board_cells: Signal<Out, Bits<13>>,
     pub all_known: Signal<Out, Bit>,
+    /// Search statistics: guesses made, and times the search went back.
+    pub nodes: Signal<Out, Bits<32>>,
+    pub backtracks: Signal<Out, Bits<32>>,
     line_solver: LineSolver,
     board: BlockRam<Bits<64>, 8>,
     line_table: BlockRam<Bits<17>, 7>,
     clues: BlockRam<Bits<7>, CLUE_STORE_BITS>,
+    // The undo trail: every cell fixed since the first guess, in the order
+    // fixed. Bits 11..6 row, 5..0 column; bit 12 marks a guess, bit 13 is
+    // its value, bit 14 says it is the cell's second value.
+    trail: BlockRam<Bits<16>, TRAIL_BITS>,
+    // The first solution's Value rows.
+    solution: BlockRam<Bits<64>, 6>,
     state: DFF<State>,
     rows_q: DFF<Bits<7>>,
     columns_q: DFF<Bits<7>>,
@@ -151,6 +198,48 @@ pub struct ClueSolver {
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
     done_q: DFF<Bit>,
+    // The search's registers.
+    budget_q: DFF<Bits<12>>,
+    no_search: DFF<Bit>,
+    // Registered compares (they feed the state's decisions): the cycle
+    // count is past the budget; the unknown cells fit the trail; the trail
+    // is empty; `save_row` is the last row.
+    over_budget: DFF<Bit>,
+    trail_fits: DFF<Bit>,
+    trail_empty: DFF<Bit>,
+    save_last: DFF<Bit>,
+    trail_top: DFF<Bits<12>>,
+    searching: DFF<Bit>,
+    // The Check's event is a backtrack (else a choice); giving up.
+    backtracking: DFF<Bit>,
+    giving_up: DFF<Bit>,
+    // The first solution is in `solution`; the answer is read from there.
+    solution_kept: DFF<Bit>,
+    answer_kept: DFF<Bit>,
+    guess_row: DFF<Bits<6>>,
+    guess_column: DFF<Bits<6>>,
+    guess_value: DFF<Bit>,
+    guess_second: DFF<Bit>,
+    // The next trail push is the guess itself; the guess's Advance does not
+    // move on (its row is visited first).
+    guess_pending: DFF<Bit>,
+    after_guess: DFF<Bit>,
+    // Pulses for the dirty bits: the guess's row is dirty; a backtrack
+    // forgets every dirty bit.
+    marking: DFF<Bit>,
+    forgetting: DFF<Bit>,
+    scan_row: DFF<Bits<6>>,
+    save_row: DFF<Bits<6>>,
+    column_mask: DFF<Bits<64>>,
+    undo_row: DFF<Bits<6>>,
+    undo_column: DFF<Bits<6>>,
+    undo_guess: DFF<Bit>,
+    undo_value: DFF<Bit>,
+    undo_second: DFF<Bit>,
+    nodes_q: DFF<Bits<32>>,
+    backtracks_q: DFF<Bits<32>>,
+    guess_bit: Signal<Local, Bits<64>>,
+    unknown_cells: Signal<Local, Bits<13>>,
     // Newly fixed cells are copied lowest first. The lowest is found in two
     // registered steps (a 64-bit x & −x does not fit a 10 ns cycle): in
     // each byte of `fresh`, whether any and which lowest; then the lowest byte.
@@ -178,6 +267,10 @@ pub struct ClueSolver {
     solved: Constant<Bits<3>>,
     contradiction: Constant<Bits<3>>,
     stalled: Constant<Bits<3>>,
+    several: Constant<Bits<3>>,
+    gave_up: Constant<Bits<3>>,
+    trail_entries: Constant<Bits<13>>,
+    searched: Constant<Bits<8>>,
 }
 
 impl Default for ClueSolver {
@@ -201,8 +294,10 @@ impl Default for ClueSolver {
             line_number: Default::default(),
             line_first: Default::default(),
             line_blocks: Default::default(),
+            budget: Default::default(),
             read_row: Default::default(),
             read_value: Default::default(),
+            read_differs: Default::default(),
             row_word: Default::default(),
             busy: Default::default(),
             done: Default::default(),
@@ -212,10 +307,14 @@ impl Default for ClueSolver {
             passes: Default::default(),
             board_cells: Default::default(),
             all_known: Default::default(),
+            nodes: Default::default(),
+            backtracks: Default::default(),
             line_solver: Default::default(),
             board: Default::default(),
             line_table: Default::default(),
             clues: Default::default(),
+            trail: Default::default(),
+            solution: Default::default(),
             state: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
@@ -248,6 +347,38 @@ impl Default for ClueSolver {
             cycles_q: Default::default(),
             passes_q: Default::default(),
             done_q: Default::default(),
+            budget_q: Default::default(),
+            no_search: Default::default(),
+            over_budget: Default::default(),
+            trail_fits: Default::default(),
+            trail_empty: Default::default(),
+            save_last: Default::default(),
+            trail_top: Default::default(),
+            searching: Default::default(),
+            backtracking: Default::default(),
+            giving_up: Default::default(),
+            solution_kept: Default::default(),
+            answer_kept: Default::default(),
+            guess_row: Default::default(),
+            guess_column: Default::default(),
+            guess_value: Default::default(),
+            guess_second: Default::default(),
+            guess_pending: Default::default(),
+            after_guess: Default::default(),
+            marking: Default::default(),
+            forgetting: Default::default(),
+            scan_row: Default::default(),
+            save_row: Default::default(),
+            column_mask: Default::default(),
+            undo_row: Default::default(),
+            undo_column: Default::default(),
+            undo_guess: Default::default(),
+            undo_value: Default::default(),
+            undo_second: Default::default(),
+            nodes_q: Default::default(),
+            backtracks_q: Default::default(),
+            guess_bit: Default::default(),
+            unknown_cells: Default::default(),
             byte_any: Default::default(),
             byte_lowest: Default::default(),
             copied_cell: Default::default(),
@@ -270,6 +401,10 @@ impl Default for ClueSolver {
             solved: constant(outcome::SOLVED),
             contradiction: constant(outcome::CONTRADICTION),
             stalled: constant(outcome::STALLED),
+            several: constant(outcome::SEVERAL),
+            gave_up: constant(outcome::GAVE_UP),
+            trail_entries: constant(TRAIL_ENTRIES as u64),
+            searched: constant(SEARCHED as u64),
         }
     }
 }
@@ -314,12 +449,44 @@ impl Logic for ClueSolver {
             outcome_q,
             cycles_q,
             passes_q,
-            done_q
+            done_q,
+            budget_q,
+            no_search,
+            over_budget,
+            trail_fits,
+            trail_empty,
+            save_last,
+            trail_top,
+            searching,
+            backtracking,
+            giving_up,
+            solution_kept,
+            answer_kept,
+            guess_row,
+            guess_column,
+            guess_value,
+            guess_second,
+            guess_pending,
+            after_guess,
+            marking,
+            forgetting,
+            scan_row,
+            save_row,
+            column_mask,
+            undo_row,
+            undo_column,
+            undo_guess,
+            undo_value,
+            undo_second,
+            nodes_q,
+            backtracks_q
         );
         self.line_solver.clock.next = self.clock.val();
         self.board.clock.next = self.clock.val();
         self.line_table.clock.next = self.clock.val();
         self.clues.clock.next = self.clock.val();
+        self.trail.clock.next = self.clock.val();
+        self.solution.clock.next = self.clock.val();
         // The loader writes the clue store and the line table only while no
         // board is being solved; a visit reads them from Load to Solve.
         self.line_table.read_used.next = (self.state.q.val() == State::Load)
@@ -390,8 +557,34 @@ impl Logic for ClueSolver {
         self.solved_value.next = self.line_solver.can_fill.val() & !self.line_solver.can_empty.val();
 
         // The board memory: the reply's reads unless a visit needs the port.
-        self.board.read_address.next =
-            bit_cast::<8, 6>(self.read_row.val()) | (bit_cast::<8, 1>(self.read_value.val().into()) << 6);
+        // A kept answer's rows come from the solution memory, and its
+        // DIFFERS words are those rows XOR the board's Value rows.
+        self.board.read_address.next = bit_cast::<8, 6>(self.read_row.val())
+            | (bit_cast::<8, 1>((self.read_value.val() | self.answer_kept.q.val()).into()) << 6);
+        self.solution.read_address.next = self.read_row.val();
+        self.solution.read_used.next = self.state.q.val() == State::Done;
+        self.solution.write_enable.next = false;
+        self.solution.write_address.next = self.save_row.q.val();
+        self.solution.write_data.next = self.board.read_data.val();
+        // The trail: pushed at `trail_top`; the entry below the top is
+        // always on the read port (undoing pops it).
+        self.trail.read_address.next = bit_cast::<TRAIL_BITS, 12>(self.trail_top.q.val() - 1);
+        self.trail.read_used.next =
+            (self.state.q.val() == State::Check) | (self.state.q.val() == State::UndoWrite);
+        self.trail.write_enable.next = false;
+        self.trail.write_address.next = bit_cast::<TRAIL_BITS, 12>(self.trail_top.q.val());
+        self.trail.write_data.next = bit_cast::<16, 6>(self.copied_cell.q.val())
+            | (bit_cast::<16, 6>(self.index.q.val()) << 6)
+            | (bit_cast::<16, 1>(self.guess_pending.q.val().into()) << 12)
+            | (bit_cast::<16, 1>(self.guess_value.q.val().into()) << 13)
+            | (bit_cast::<16, 1>(self.guess_second.q.val().into()) << 14);
+        if self.is_column.q.val() {
+            self.trail.write_data.next = bit_cast::<16, 6>(self.index.q.val())
+                | (bit_cast::<16, 6>(self.copied_cell.q.val()) << 6);
+        }
+        self.guess_bit.next = self.one.val() << self.guess_column.q.val();
+        self.marking.d.next = false;
+        self.forgetting.d.next = false;
         self.board.write_enable.next = false;
         self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val());
         self.board.write_data.next = 0.into();
@@ -399,8 +592,14 @@ impl Logic for ClueSolver {
         // marked in its states below.
         self.board.read_used.next = self.state.q.val() == State::Done;
         self.row_word.next = self.board.read_data.val();
+        if self.answer_kept.q.val() {
+            self.row_word.next = self.solution.read_data.val();
+            if self.read_differs.val() {
+                self.row_word.next = self.solution.read_data.val() ^ self.board.read_data.val();
+            }
+        }
         self.board_cells.next = self.cells.q.val();
-        self.all_known.next = self.known_cells.q.val() == self.cells.q.val();
+        self.all_known.next = (self.known_cells.q.val() == self.cells.q.val()) | self.answer_kept.q.val();
         self.done_q.d.next = false;
         self.next_line.next = false;
         self.cleaning.d.next = false;
@@ -430,6 +629,8 @@ impl Logic for ClueSolver {
                     self.filling.d.next = false;
                 }
                 if self.counter.q.val() == 127 {
+                    // The dirty columns are bits 0..n now.
+                    self.column_mask.d.next = self.dirty_columns.q.val();
                     self.state.d.next = State::Seek;
                 }
             }
@@ -441,12 +642,28 @@ impl Logic for ClueSolver {
                     self.passes_q.d.next = self.passes_q.q.val() + 1;
                 }
                 if !self.any_dirty.q.val() {
-                    self.outcome_q.d.next = self.stalled.val();
                     if self.board_known.q.val() {
-                        self.outcome_q.d.next = self.solved.val();
+                        if !self.searching.q.val() {
+                            self.outcome_q.d.next = self.solved.val();
+                            self.done_q.d.next = true;
+                            self.state.d.next = State::Done;
+                        } else if self.solution_kept.q.val() {
+                            self.outcome_q.d.next = self.several.val();
+                            self.answer_kept.d.next = true;
+                            self.done_q.d.next = true;
+                            self.state.d.next = State::Done;
+                        } else {
+                            self.save_row.d.next = 0.into();
+                            self.state.d.next = State::SaveRead;
+                        }
+                    } else if self.no_search.q.val() {
+                        self.outcome_q.d.next = self.stalled.val();
+                        self.done_q.d.next = true;
+                        self.state.d.next = State::Done;
+                    } else {
+                        self.backtracking.d.next = false;
+                        self.state.d.next = State::Check;
                     }
-                    self.done_q.d.next = true;
-                    self.state.d.next = State::Done;
                 } else if self.line_dirty.q.val() {
                     self.state.d.next = State::Fetch;
                 } else {
@@ -484,9 +701,14 @@ impl Logic for ClueSolver {
                     self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
                     self.state.d.next = State::WriteKnown;
                     if !self.line_solver.feasible.val() {
-                        self.outcome_q.d.next = self.contradiction.val();
-                        self.done_q.d.next = true;
-                        self.state.d.next = State::Done;
+                        if self.searching.q.val() {
+                            self.backtracking.d.next = true;
+                            self.state.d.next = State::Check;
+                        } else {
+                            self.outcome_q.d.next = self.contradiction.val();
+                            self.done_q.d.next = true;
+                            self.state.d.next = State::Done;
+                        }
                     }
                 }
             }
@@ -542,6 +764,12 @@ impl Logic for ClueSolver {
                 }
                 self.copied_cell.d.next = self.lowest_cell.val();
                 self.known_cells.d.next = self.known_cells.q.val() + 1;
+                // Since the first guess every fixed cell goes on the trail.
+                if self.searching.q.val() {
+                    self.trail.write_enable.next = true;
+                    self.trail_top.d.next = self.trail_top.q.val() + 1;
+                    self.guess_pending.d.next = false;
+                }
                 self.state.d.next = State::Advance;
                 if self.fresh.q.val().any() {
                     self.crossing.d.next = true;
@@ -549,8 +777,151 @@ impl Logic for ClueSolver {
                 }
             }
             State::Advance => {
-                self.next_line.next = true;
+                self.next_line.next = !self.after_guess.q.val();
+                self.after_guess.d.next = false;
                 self.state.d.next = State::Seek;
+            }
+            State::Check => {
+                if self.over_budget.q.val() | (!self.backtracking.q.val() & !self.trail_fits.q.val()) {
+                    self.giving_up.d.next = true;
+                    self.state.d.next = State::UndoRow;
+                    if self.trail_empty.q.val() {
+                        self.outcome_q.d.next = self.gave_up.val();
+                        self.done_q.d.next = true;
+                        self.state.d.next = State::Done;
+                    }
+                } else if self.backtracking.q.val() {
+                    self.forgetting.d.next = true;
+                    self.backtracks_q.d.next = self.backtracks_q.q.val() + 1;
+                    self.state.d.next = State::UndoRow;
+                } else {
+                    self.state.d.next = State::ScanRead;
+                }
+            }
+            State::ScanRead => {
+                self.board.read_used.next = true;
+                self.board.read_address.next = bit_cast::<8, 6>(self.scan_row.q.val());
+                self.state.d.next = State::ScanCheck;
+            }
+            State::ScanCheck => {
+                self.fresh.d.next = !self.board.read_data.val() & self.column_mask.q.val();
+                self.state.d.next = State::ScanWait;
+            }
+            State::ScanWait => {
+                self.state.d.next = State::ScanPick;
+            }
+            State::ScanPick => {
+                if self.byte_any.q.val().any() {
+                    // Filled first: on random puzzles either order decides
+                    // as many (`search_plan`), and filled cells fix more.
+                    self.guess_row.d.next = self.scan_row.q.val();
+                    self.guess_column.d.next = self.lowest_cell.val();
+                    self.guess_value.d.next = true;
+                    self.guess_second.d.next = false;
+                    self.nodes_q.d.next = self.nodes_q.q.val() + 1;
+                    self.state.d.next = State::GuessFetch;
+                } else {
+                    self.scan_row.d.next = self.scan_row.q.val() + 1;
+                    self.state.d.next = State::ScanRead;
+                }
+            }
+            State::GuessFetch => {
+                self.board.read_used.next = true;
+                self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val());
+                self.searching.d.next = true;
+                self.line.d.next = bit_cast::<8, 6>(self.guess_row.q.val());
+                self.index.d.next = self.guess_row.q.val();
+                self.is_column.d.next = false;
+                self.length.d.next = self.columns_q.q.val();
+                self.scan_row.d.next = self.guess_row.q.val();
+                self.line_bit.d.next = self.one.val() << self.guess_row.q.val();
+                self.marking.d.next = true;
+                self.guess_pending.d.next = true;
+                self.after_guess.d.next = true;
+                self.state.d.next = State::GuessLoad;
+            }
+            State::GuessLoad => {
+                self.board.read_used.next = true;
+                self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val()) | 64;
+                self.line_known.d.next = self.board.read_data.val();
+                self.state.d.next = State::GuessSet;
+            }
+            State::GuessSet => {
+                self.new_known.d.next = self.line_known.q.val() | self.guess_bit.val();
+                self.new_value.d.next = self.board.read_data.val() & !self.guess_bit.val();
+                if self.guess_value.q.val() {
+                    self.new_value.d.next = self.board.read_data.val() | self.guess_bit.val();
+                }
+                self.fresh.d.next = self.guess_bit.val();
+                self.state.d.next = State::WriteKnown;
+            }
+            State::SaveRead => {
+                self.board.read_used.next = true;
+                self.board.read_address.next = bit_cast::<8, 6>(self.save_row.q.val()) | 64;
+                self.state.d.next = State::SaveWrite;
+            }
+            State::SaveWrite => {
+                self.solution.write_enable.next = true;
+                self.save_row.d.next = self.save_row.q.val() + 1;
+                self.state.d.next = State::SaveRead;
+                if self.save_last.q.val() {
+                    self.solution_kept.d.next = true;
+                    self.backtracking.d.next = true;
+                    self.state.d.next = State::Check;
+                }
+            }
+            State::UndoRow => {
+                self.undo_row.d.next = self.trail.read_data.val().get_bits::<6>(6);
+                self.undo_column.d.next = self.trail.read_data.val().get_bits::<6>(0);
+                self.undo_guess.d.next = self.trail.read_data.val().get_bit(12);
+                self.undo_value.d.next = self.trail.read_data.val().get_bit(13);
+                self.undo_second.d.next = self.trail.read_data.val().get_bit(14);
+                self.board.read_used.next = true;
+                self.board.read_address.next = bit_cast::<8, 6>(self.trail.read_data.val().get_bits::<6>(6));
+                self.trail_top.d.next = self.trail_top.q.val() - 1;
+                self.known_cells.d.next = self.known_cells.q.val() - 1;
+                self.state.d.next = State::UndoColumn;
+            }
+            State::UndoColumn => {
+                self.board.write_enable.next = true;
+                self.board.write_address.next = bit_cast::<8, 6>(self.undo_row.q.val());
+                self.board.write_data.next =
+                    self.board.read_data.val() & !(self.one.val() << self.undo_column.q.val());
+                self.board.read_used.next = true;
+                self.board.read_address.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
+                self.state.d.next = State::UndoWrite;
+            }
+            State::UndoWrite => {
+                self.board.write_enable.next = true;
+                self.board.write_address.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
+                self.board.write_data.next =
+                    self.board.read_data.val() & !(self.one.val() << self.undo_row.q.val());
+                self.state.d.next = State::UndoRow;
+                if self.giving_up.q.val() {
+                    if self.trail_empty.q.val() {
+                        self.outcome_q.d.next = self.gave_up.val();
+                        self.done_q.d.next = true;
+                        self.state.d.next = State::Done;
+                    }
+                } else if self.undo_guess.q.val() & !self.undo_second.q.val() {
+                    // The guess's other value.
+                    self.guess_row.d.next = self.undo_row.q.val();
+                    self.guess_column.d.next = self.undo_column.q.val();
+                    self.guess_value.d.next = !self.undo_value.q.val();
+                    self.guess_second.d.next = true;
+                    self.nodes_q.d.next = self.nodes_q.q.val() + 1;
+                    self.state.d.next = State::GuessFetch;
+                } else if self.trail_empty.q.val() {
+                    // Every guess refuted: the kept solution is the only
+                    // one, or there is none.
+                    self.outcome_q.d.next = self.contradiction.val();
+                    if self.solution_kept.q.val() {
+                        self.outcome_q.d.next = self.solved.val();
+                        self.answer_kept.d.next = true;
+                    }
+                    self.done_q.d.next = true;
+                    self.state.d.next = State::Done;
+                }
             }
             State::Done => {}
             _ => {
@@ -608,7 +979,21 @@ impl Logic for ClueSolver {
                     self.dirty_columns.q.val() | (self.one.val() << self.copied_cell.q.val());
             }
         }
+        if self.marking.q.val() {
+            self.dirty_rows.d.next = self.dirty_rows.q.val() | self.line_bit.q.val();
+        }
+        if self.forgetting.q.val() {
+            self.dirty_rows.d.next = 0.into();
+            self.dirty_columns.d.next = 0.into();
+        }
         self.any_dirty.d.next = (self.dirty_rows.q.val() | self.dirty_columns.q.val()).any();
+        // The search's compares, registered (see their fields).
+        self.over_budget.d.next = !self.no_search.q.val()
+            & (self.cycles_q.q.val().get_bits::<12>(20) >= self.budget_q.q.val());
+        self.unknown_cells.next = self.cells.q.val() - self.known_cells.q.val();
+        self.trail_fits.d.next = self.unknown_cells.val() <= self.trail_entries.val();
+        self.trail_empty.d.next = self.trail_top.q.val() == 0;
+        self.save_last.d.next = bit_cast::<7, 6>(self.save_row.q.val()) + 1 == self.rows_q.q.val();
         self.board_known.d.next = self.known_cells.q.val() == self.cells.q.val();
 
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
@@ -618,6 +1003,11 @@ impl Logic for ClueSolver {
         self.done.next = self.done_q.q.val();
         self.outcome.next = self.outcome_q.q.val();
         self.contradiction_line.next = self.line.q.val();
+        if self.searching.q.val() {
+            self.contradiction_line.next = self.searched.val();
+        }
+        self.nodes.next = self.nodes_q.q.val();
+        self.backtracks.next = self.backtracks_q.q.val();
         self.cycles.next = self.cycles_q.q.val();
         self.passes.next = self.passes_q.q.val();
 
@@ -638,336 +1028,31 @@ impl Logic for ClueSolver {
             self.known_cells.d.next = 0.into();
             self.cycles_q.d.next = 0.into();
             self.passes_q.d.next = 0.into();
+            self.budget_q.d.next = self.budget.val();
+            self.no_search.d.next = self.budget.val() == 0;
+            self.trail_top.d.next = 0.into();
+            self.searching.d.next = false;
+            self.giving_up.d.next = false;
+            self.solution_kept.d.next = false;
+            self.answer_kept.d.next = false;
+            self.guess_pending.d.next = false;
+            self.after_guess.d.next = false;
+            self.scan_row.d.next = 0.into();
+            self.nodes_q.d.next = 0.into();
+            self.backtracks_q.d.next = 0.into();
             self.state.d.next = State::Clear;
         }
         if self.abort.val() {
             self.state.d.next = State::Idle;
             self.filling.d.next = false;
             self.start_line.d.next = false;
+            self.marking.d.next = false;
+            self.forgetting.d.next = false;
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bench::{tick, yosys_cell_count, yosys_check};
-    use crate::clue_model::{self, ClueVerdict};
-    use crate::line_logic::tests::Rng;
-    use crate::model::clues_of_picture;
-
-    /// What the block answered, in the model's terms, and its cycle count.
-    fn run(
-        uut: &mut ClueSolver,
-        row_clues: &[Vec<usize>],
-        column_clues: &[Vec<usize>],
-    ) -> (ClueVerdict, u64) {
-        let (rows, columns) = (row_clues.len(), column_clues.len());
-        uut.abort.next = true;
-        tick(uut, |u| &mut u.clock);
-        uut.abort.next = false;
-        let mut address = 0u64;
-        for (line, clue) in row_clues.iter().chain(column_clues).enumerate() {
-            uut.line_write.next = true;
-            uut.line_number.next = (line as u64).into();
-            uut.line_first.next = address.into();
-            uut.line_blocks.next = (clue.len() as u64).into();
-            for &b in clue {
-                uut.clue_write.next = true;
-                uut.clue_address.next = address.into();
-                uut.clue_length.next = (b as u64).into();
-                tick(uut, |u| &mut u.clock);
-                uut.line_write.next = false;
-                address += 1;
-            }
-            tick(uut, |u| &mut u.clock);
-            uut.clue_write.next = false;
-            uut.line_write.next = false;
-        }
-        uut.rows.next = (rows as u64).into();
-        uut.columns.next = (columns as u64).into();
-        uut.start.next = true;
-        tick(uut, |u| &mut u.clock);
-        uut.start.next = false;
-        let mut guard = 0;
-        while !uut.done.val() {
-            tick(uut, |u| &mut u.clock);
-            guard += 1;
-            assert!(guard < 5_000_000, "no verdict");
-        }
-        let mut verdict = ClueVerdict {
-            rows,
-            columns,
-            outcome: uut.outcome.val().to_u8(),
-            detail: uut.contradiction_line.val().to_u8(),
-            cells: vec![],
-            differs: vec![],
-            visits: 0,
-            passes: uut.passes.val().to_u8(),
-            cycles: uut.cycles.val().to_u64(),
-            nodes: 0,
-            backtracks: 0,
-        };
-        let cycles = uut.cycles.val().to_u64();
-        for r in 0..rows {
-            let mut words = [0u64; 2];
-            for (plane, word) in words.iter_mut().enumerate() {
-                uut.read_row.next = (r as u64).into();
-                uut.read_value.next = plane == 1;
-                tick(uut, |u| &mut u.clock);
-                *word = uut.row_word.val().to_u64();
-            }
-            verdict
-                .cells
-                .extend((0..columns).map(|c| (words[0] >> c & 1 == 1).then_some(words[1] >> c & 1 == 1)));
-        }
-        (verdict, cycles)
-    }
-
-    fn check(
-        uut: &mut ClueSolver,
-        row_clues: &[Vec<usize>],
-        column_clues: &[Vec<usize>],
-    ) -> (ClueVerdict, u64) {
-        let expected = clue_model::solve(row_clues, column_clues);
-        let (got, cycles) = run(uut, row_clues, column_clues);
-        let what = format!("rows {row_clues:?} columns {column_clues:?}");
-        assert_eq!(got.outcome, expected.outcome, "outcome, {what}");
-        assert_eq!(got.passes, expected.passes, "passes, {what}");
-        assert_eq!(got.cycles, expected.cycles, "cycles, {what}");
-        if expected.outcome == outcome::CONTRADICTION {
-            assert_eq!(got.detail, expected.detail, "contradiction line, {what}");
-        } else {
-            assert_eq!(got.cells, expected.cells, "cells, {what}");
-        }
-        (expected, cycles)
-    }
-
-    fn new_solver() -> ClueSolver {
-        let mut uut = ClueSolver::default();
-        uut.connect_all();
-        uut
-    }
-
-    #[test]
-    fn solves_the_original_boards_like_the_model() {
-        let mut uut = new_solver();
-        let heart = (
-            vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]],
-            vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]],
-        );
-        let four = (
-            vec![vec![2], vec![1, 1], vec![3], vec![1]],
-            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
-        );
-        for (name, (r, c)) in [("4x4", four), ("heart", heart)] {
-            let (v, cycles) = check(&mut uut, &r, &c);
-            assert_eq!(v.outcome, outcome::SOLVED);
-            println!("{name}: {} visits, {cycles} cycles", v.visits);
-        }
-        // A full-size board: a staircase, solvable by line logic.
-        let picture: Vec<bool> = (0..64 * 64).map(|i| i % 64 <= i / 64).collect();
-        let (r, c) = clues_of_picture(64, 64, &picture);
-        let clock = std::time::Instant::now();
-        let (v, cycles) = check(&mut uut, &r, &c);
-        let seconds = clock.elapsed().as_secs_f64();
-        println!("RustHDL simulation: {:.0} cycles/s", cycles as f64 / seconds);
-        assert_eq!(v.outcome, outcome::SOLVED);
-        assert!(v.cells.iter().zip(&picture).all(|(c, p)| *c == Some(*p)));
-        println!("64x64: {} visits, {cycles} cycles", v.visits);
-        check(&mut uut, &[vec![2], vec![]], &[vec![], vec![1]]);
-        check(&mut uut, &[vec![1], vec![1]], &[vec![1], vec![1]]);
-        check(&mut uut, &[vec![3]], &[vec![1], vec![1]]);
-    }
-
-    #[test]
-    fn random_puzzles_match_the_model() {
-        let mut uut = new_solver();
-        let mut rng = Rng(0x5eed_0b0a);
-        let mut outcomes = [0usize; 3];
-        for trial in 0..12 {
-            let (rows, columns) = match trial {
-                0 => (64, 64), // sparse enough for the clue store: see below
-                1 => (1, 64),
-                2 => (64, 3),
-                _ => (1 + rng.below(20) as usize, 1 + rng.below(20) as usize),
-            };
-            let density = if trial == 0 { 20 } else { 40 + rng.below(40) };
-            let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(100) < density).collect();
-            let (r, c) = clues_of_picture(rows, columns, &cells);
-            if r.iter().chain(&c).map(Vec::len).sum::<usize>() > 1 << CLUE_STORE_BITS {
-                continue;
-            }
-            let (v, cycles) = check(&mut uut, &r, &c);
-            println!(
-                "{rows}x{columns}: outcome {}, {} visits, {cycles} cycles",
-                v.outcome, v.visits
-            );
-            outcomes[v.outcome as usize] += 1;
-        }
-        assert!(outcomes[0] > 0 && outcomes[2] > 0, "{outcomes:?}");
-    }
-
-    #[test]
-    fn verilog_synthesises() {
-        let uut = new_solver();
-        if let Some(log) = yosys_check(&uut, "clue_solver") {
-            println!(
-                "clue engine: {} LUT4s, {} block RAMs",
-                yosys_cell_count(&log, "SB_LUT4"),
-                yosys_cell_count(&log, "SB_RAM40_4K")
-            );
-        }
-    }
-}
-
-/// The emitted Verilog, simulated by Icarus, against the model.
+mod tests;
 #[cfg(test)]
-mod verilog {
-    use super::*;
-    use crate::bench::iverilog_run;
-    use crate::clue_model;
-    use crate::line_logic::tests::Rng;
-    use crate::model::clues_of_picture;
-
-    const TESTBENCH: &str = r#"
-module tb;
-  reg clock = 0;
-  reg abort = 0, start = 0, clue_write = 0, line_write = 0, read_value = 0;
-  reg [6:0] rows, columns, clue_length, line_number;
-  reg [10:0] clue_address, line_first;
-  reg [5:0] line_blocks, read_row;
-  wire [63:0] row_word;
-  wire busy, done;
-  wire [2:0] outcome;
-  wire [7:0] contradiction_line, passes;
-  wire [31:0] cycles;
-  top uut(.clock(clock), .abort(abort), .start(start), .rows(rows), .columns(columns),
-          .clue_write(clue_write), .clue_address(clue_address), .clue_length(clue_length),
-          .line_write(line_write), .line_number(line_number), .line_first(line_first),
-          .line_blocks(line_blocks), .read_row(read_row), .read_value(read_value),
-          .row_word(row_word), .busy(busy), .done(done), .outcome(outcome),
-          .contradiction_line(contradiction_line), .cycles(cycles), .passes(passes));
-  // Boards: m, n, then per line its block count and blocks; 0 0 ends.
-  reg [15:0] stimulus [0:65535];
-  integer at, line, b, k, r, guard;
-  reg [63:0] known;
-  always #5 clock = ~clock;
-  initial begin
-    $readmemh("stimulus.hex", stimulus);
-    at = 0;
-    while (stimulus[at] != 0) begin
-      rows = stimulus[at]; columns = stimulus[at + 1]; at = at + 2;
-      abort = 1; @(posedge clock); #1; abort = 0;
-      clue_address = 0;
-      for (line = 0; line < rows + columns; line = line + 1) begin
-        k = stimulus[at]; at = at + 1;
-        line_write = 1; line_number = line; line_first = clue_address; line_blocks = k;
-        for (b = 0; b < k; b = b + 1) begin
-          clue_write = 1; clue_length = stimulus[at]; at = at + 1;
-          @(posedge clock); #1;
-          line_write = 0; clue_address = clue_address + 1;
-        end
-        @(posedge clock); #1;
-        clue_write = 0; line_write = 0;
-      end
-      start = 1; @(posedge clock); #1; start = 0;
-      guard = 0;
-      while (!done && guard < 2000000) begin @(posedge clock); #1; guard = guard + 1; end
-      $display("%0d %0d %0d %0d", outcome, contradiction_line, passes, cycles);
-      for (r = 0; r < rows; r = r + 1) begin
-        read_row = r; read_value = 0; @(posedge clock); #1; known = row_word;
-        read_value = 1; @(posedge clock); #1;
-        $display("%h %h", known, row_word);
-      end
-    end
-    $finish;
-  end
-endmodule
-"#;
-
-    #[test]
-    fn verilog_matches_the_model() {
-        let mut rng = Rng(0x1ca5_b0a4d);
-        let mut boards = vec![clues_of_picture(
-            64,
-            64,
-            &(0..64 * 64).map(|i| i % 64 <= i / 64).collect::<Vec<_>>(),
-        )];
-        boards.push((vec![vec![2], vec![]], vec![vec![], vec![1]]));
-        for _ in 0..10 {
-            let (m, n) = (1 + rng.below(24) as usize, 1 + rng.below(24) as usize);
-            let density = 40 + rng.below(40);
-            let cells: Vec<bool> = (0..m * n).map(|_| rng.below(100) < density).collect();
-            boards.push(clues_of_picture(m, n, &cells));
-        }
-        let mut words = vec![];
-        for (r, c) in &boards {
-            words.extend([r.len(), c.len()]);
-            for clue in r.iter().chain(c) {
-                words.push(clue.len());
-                words.extend(clue);
-            }
-        }
-        words.extend([0, 0]);
-        let hex: String = words.iter().map(|w| format!("{w:04x}\n")).collect();
-        let mut uut = ClueSolver::default();
-        uut.connect_all();
-        let Some(out) = iverilog_run(&uut, "clue_solver", TESTBENCH, &[("stimulus.hex", hex)]) else {
-            return;
-        };
-        let mut lines = out
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with("VCD") && !l.starts_with("WARNING"));
-        for (r, c) in &boards {
-            let v = clue_model::solve(r, c);
-            let head = format!(
-                "{} {} {} {}",
-                v.outcome,
-                if v.outcome == outcome::CONTRADICTION {
-                    v.detail
-                } else {
-                    0
-                },
-                v.passes,
-                v.cycles
-            );
-            let got = lines.next().expect("a verdict line");
-            let got_head: Vec<&str> = got.split(' ').collect();
-            let line_field = if v.outcome == outcome::CONTRADICTION {
-                got_head[1]
-            } else {
-                "0"
-            };
-            assert_eq!(
-                format!("{} {} {} {}", got_head[0], line_field, got_head[2], got_head[3]),
-                head,
-                "rows {r:?} columns {c:?}"
-            );
-            for row in 0..r.len() {
-                let got = lines.next().expect("a row");
-                if v.outcome == outcome::CONTRADICTION {
-                    continue; // cells as far as the solve got: compared in RustHDL's bench
-                }
-                let cells = &v.cells[row * c.len()..(row + 1) * c.len()];
-                let known = cells
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |w, (i, x)| w | (x.is_some() as u64) << i);
-                let value = cells
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |w, (i, x)| w | ((*x == Some(true)) as u64) << i);
-                let (gk, gv) = got.split_once(' ').unwrap();
-                let mask = if c.len() == 64 {
-                    u64::MAX
-                } else {
-                    (1 << c.len()) - 1
-                };
-                let gk = u64::from_str_radix(gk, 16).unwrap() & mask;
-                let gv = u64::from_str_radix(gv, 16).unwrap() & mask & gk;
-                assert_eq!((gk, gv), (known, value), "row {row}, rows {r:?} columns {c:?}");
-            }
-        }
-    }
-}
+mod verilog;

@@ -1,0 +1,227 @@
+//! The clue engine against its model, in RustHDL's simulator.
+
+use super::*;
+use crate::bench::{tick, yosys_cell_count, yosys_check};
+use crate::clue_model::{self, ClueVerdict};
+use crate::line_logic::tests::Rng;
+use crate::model::clues_of_picture;
+
+/// What the block answered, in the model's terms, and its cycle count.
+fn run(
+    uut: &mut ClueSolver,
+    row_clues: &[Vec<usize>],
+    column_clues: &[Vec<usize>],
+    budget: u16,
+) -> (ClueVerdict, u64) {
+    let (rows, columns) = (row_clues.len(), column_clues.len());
+    uut.abort.next = true;
+    tick(uut, |u| &mut u.clock);
+    uut.abort.next = false;
+    let mut address = 0u64;
+    for (line, clue) in row_clues.iter().chain(column_clues).enumerate() {
+        uut.line_write.next = true;
+        uut.line_number.next = (line as u64).into();
+        uut.line_first.next = address.into();
+        uut.line_blocks.next = (clue.len() as u64).into();
+        for &b in clue {
+            uut.clue_write.next = true;
+            uut.clue_address.next = address.into();
+            uut.clue_length.next = (b as u64).into();
+            tick(uut, |u| &mut u.clock);
+            uut.line_write.next = false;
+            address += 1;
+        }
+        tick(uut, |u| &mut u.clock);
+        uut.clue_write.next = false;
+        uut.line_write.next = false;
+    }
+    uut.rows.next = (rows as u64).into();
+    uut.columns.next = (columns as u64).into();
+    uut.budget.next = (budget as u64).into();
+    uut.start.next = true;
+    tick(uut, |u| &mut u.clock);
+    uut.start.next = false;
+    let mut guard = 0;
+    while !uut.done.val() {
+        tick(uut, |u| &mut u.clock);
+        guard += 1;
+        assert!(guard < 50_000_000, "no verdict");
+    }
+    let mut verdict = ClueVerdict {
+        rows,
+        columns,
+        outcome: uut.outcome.val().to_u8(),
+        detail: uut.contradiction_line.val().to_u8(),
+        cells: vec![],
+        differs: vec![],
+        visits: 0,
+        passes: uut.passes.val().to_u8(),
+        cycles: uut.cycles.val().to_u64(),
+        nodes: uut.nodes.val().to_u64(),
+        backtracks: uut.backtracks.val().to_u64(),
+    };
+    let cycles = uut.cycles.val().to_u64();
+    // As the reply reads them: Known words only if some cell is unknown;
+    // DIFFERS words for SEVERAL.
+    let all_known = uut.all_known.val();
+    for r in 0..rows {
+        let mut words = [u64::MAX; 3];
+        for (plane, word) in words.iter_mut().enumerate() {
+            if (plane == 0 && all_known) || (plane == 2 && verdict.outcome != outcome::SEVERAL) {
+                continue;
+            }
+            uut.read_row.next = (r as u64).into();
+            uut.read_value.next = plane == 1;
+            uut.read_differs.next = plane == 2;
+            tick(uut, |u| &mut u.clock);
+            *word = uut.row_word.val().to_u64();
+        }
+        verdict
+            .cells
+            .extend((0..columns).map(|c| (words[0] >> c & 1 == 1).then_some(words[1] >> c & 1 == 1)));
+        if verdict.outcome == outcome::SEVERAL {
+            verdict.differs.extend((0..columns).map(|c| words[2] >> c & 1 == 1));
+        }
+    }
+    uut.read_differs.next = false;
+    (verdict, cycles)
+}
+
+fn check(
+    uut: &mut ClueSolver,
+    row_clues: &[Vec<usize>],
+    column_clues: &[Vec<usize>],
+) -> (ClueVerdict, u64) {
+    check_search(uut, row_clues, column_clues, 0)
+}
+
+/// The block against `clue_model::search` with a budget.
+fn check_search(
+    uut: &mut ClueSolver,
+    row_clues: &[Vec<usize>],
+    column_clues: &[Vec<usize>],
+    budget: u16,
+) -> (ClueVerdict, u64) {
+    let expected = clue_model::search(row_clues, column_clues, budget);
+    let (got, cycles) = run(uut, row_clues, column_clues, budget);
+    let what = format!("rows {row_clues:?} columns {column_clues:?} budget {budget}");
+    assert_eq!(got.outcome, expected.outcome, "outcome, {what}");
+    assert_eq!(got.passes, expected.passes, "passes, {what}");
+    assert_eq!(got.cycles, expected.cycles, "cycles, {what}");
+    assert_eq!(
+        (got.nodes, got.backtracks),
+        (expected.nodes, expected.backtracks),
+        "nodes and backtracks, {what}"
+    );
+    if expected.outcome == outcome::CONTRADICTION {
+        assert_eq!(got.detail, expected.detail, "contradiction line, {what}");
+    } else {
+        assert_eq!(got.cells, expected.cells, "cells, {what}");
+        assert_eq!(got.differs, expected.differs, "differs, {what}");
+    }
+    (expected, cycles)
+}
+
+/// Search: random small boards (and pairs of clues from two pictures, often
+/// with no solution) give what the model gives, choice for choice.
+#[test]
+fn searches_like_the_model() {
+    let mut uut = new_solver();
+    let mut rng = Rng(0x5ea_5c4);
+    let mut outcomes = [0usize; 8];
+    // Two solutions; then a budget of 0 stalls.
+    check_search(&mut uut, &[vec![1], vec![1]], &[vec![1], vec![1]], 1);
+    check_search(&mut uut, &[vec![1], vec![1]], &[vec![1], vec![1]], 0);
+    for trial in 0..60 {
+        let (rows, columns) = (2 + rng.below(9) as usize, 2 + rng.below(9) as usize);
+        let mut picture = || (0..rows * columns).map(|_| rng.below(2) == 1).collect::<Vec<_>>();
+        let (r, mut c) = clues_of_picture(rows, columns, &picture());
+        if trial % 3 == 2 {
+            c = clues_of_picture(rows, columns, &picture()).1;
+        }
+        let (v, cycles) = check_search(&mut uut, &r, &c, 4095);
+        outcomes[v.outcome as usize] += 1;
+        if trial < 5 {
+            println!("{rows}x{columns}: outcome {}, {} nodes, {cycles} cycles", v.outcome, v.nodes);
+        }
+    }
+    println!("outcomes {outcomes:?}");
+    assert!(outcomes[0] > 0 && outcomes[1] > 0 && outcomes[6] > 0, "{outcomes:?}");
+}
+
+fn new_solver() -> ClueSolver {
+    let mut uut = ClueSolver::default();
+    uut.connect_all();
+    uut
+}
+
+#[test]
+fn solves_the_original_boards_like_the_model() {
+    let mut uut = new_solver();
+    let heart = (
+        vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]],
+        vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]],
+    );
+    let four = (
+        vec![vec![2], vec![1, 1], vec![3], vec![1]],
+        vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+    );
+    for (name, (r, c)) in [("4x4", four), ("heart", heart)] {
+        let (v, cycles) = check(&mut uut, &r, &c);
+        assert_eq!(v.outcome, outcome::SOLVED);
+        println!("{name}: {} visits, {cycles} cycles", v.visits);
+    }
+    // A full-size board: a staircase, solvable by line logic.
+    let picture: Vec<bool> = (0..64 * 64).map(|i| i % 64 <= i / 64).collect();
+    let (r, c) = clues_of_picture(64, 64, &picture);
+    let clock = std::time::Instant::now();
+    let (v, cycles) = check(&mut uut, &r, &c);
+    let seconds = clock.elapsed().as_secs_f64();
+    println!("RustHDL simulation: {:.0} cycles/s", cycles as f64 / seconds);
+    assert_eq!(v.outcome, outcome::SOLVED);
+    assert!(v.cells.iter().zip(&picture).all(|(c, p)| *c == Some(*p)));
+    println!("64x64: {} visits, {cycles} cycles", v.visits);
+    check(&mut uut, &[vec![2], vec![]], &[vec![], vec![1]]);
+    check(&mut uut, &[vec![1], vec![1]], &[vec![1], vec![1]]);
+    check(&mut uut, &[vec![3]], &[vec![1], vec![1]]);
+}
+
+#[test]
+fn random_puzzles_match_the_model() {
+    let mut uut = new_solver();
+    let mut rng = Rng(0x5eed_0b0a);
+    let mut outcomes = [0usize; 3];
+    for trial in 0..12 {
+        let (rows, columns) = match trial {
+            0 => (64, 64), // sparse enough for the clue store: see below
+            1 => (1, 64),
+            2 => (64, 3),
+            _ => (1 + rng.below(20) as usize, 1 + rng.below(20) as usize),
+        };
+        let density = if trial == 0 { 20 } else { 40 + rng.below(40) };
+        let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(100) < density).collect();
+        let (r, c) = clues_of_picture(rows, columns, &cells);
+        if r.iter().chain(&c).map(Vec::len).sum::<usize>() > 1 << CLUE_STORE_BITS {
+            continue;
+        }
+        let (v, cycles) = check(&mut uut, &r, &c);
+        println!(
+            "{rows}x{columns}: outcome {}, {} visits, {cycles} cycles",
+            v.outcome, v.visits
+        );
+        outcomes[v.outcome as usize] += 1;
+    }
+    assert!(outcomes[0] > 0 && outcomes[2] > 0, "{outcomes:?}");
+}
+
+#[test]
+fn verilog_synthesises() {
+    let uut = new_solver();
+    if let Some(log) = yosys_check(&uut, "clue_solver") {
+        println!(
+            "clue engine: {} LUT4s, {} block RAMs",
+            yosys_cell_count(&log, "SB_LUT4"),
+            yosys_cell_count(&log, "SB_RAM40_4K")
+        );
+    }
+}
