@@ -9,31 +9,34 @@ use crate::model::clues_of_picture;
 const TESTBENCH: &str = r#"
 module tb;
   reg clock = 0;
-  reg abort = 0, start = 0, clue_write = 0, line_write = 0, read_value = 0;
+  reg abort = 0, start = 0, clue_write = 0, line_write = 0, read_value = 0, read_differs = 0;
+  reg [11:0] budget;
   reg [6:0] rows, columns, clue_length, line_number;
   reg [10:0] clue_address, line_first;
   reg [5:0] line_blocks, read_row;
   wire [63:0] row_word;
-  wire busy, done;
+  wire busy, done, all_known;
+  wire [31:0] nodes, backtracks;
   wire [2:0] outcome;
   wire [7:0] contradiction_line, passes;
   wire [31:0] cycles;
   top uut(.clock(clock), .abort(abort), .start(start), .rows(rows), .columns(columns),
       .clue_write(clue_write), .clue_address(clue_address), .clue_length(clue_length),
       .line_write(line_write), .line_number(line_number), .line_first(line_first),
-      .line_blocks(line_blocks), .read_row(read_row), .read_value(read_value),
+      .line_blocks(line_blocks), .budget(budget), .read_row(read_row), .read_value(read_value),
+          .read_differs(read_differs), .all_known(all_known), .nodes(nodes), .backtracks(backtracks),
       .row_word(row_word), .busy(busy), .done(done), .outcome(outcome),
       .contradiction_line(contradiction_line), .cycles(cycles), .passes(passes));
-  // Boards: m, n, then per line its block count and blocks; 0 0 ends.
+  // Boards: m, n, budget, then per line its block count and blocks; 0 0 ends.
   reg [15:0] stimulus [0:65535];
   integer at, line, b, k, r, guard;
-  reg [63:0] known;
+  reg [63:0] known, value;
   always #5 clock = ~clock;
   initial begin
 $readmemh("stimulus.hex", stimulus);
 at = 0;
 while (stimulus[at] != 0) begin
-  rows = stimulus[at]; columns = stimulus[at + 1]; at = at + 2;
+  rows = stimulus[at]; columns = stimulus[at + 1]; budget = stimulus[at + 2]; at = at + 3;
   abort = 1; @(posedge clock); #1; abort = 0;
   clue_address = 0;
   for (line = 0; line < rows + columns; line = line + 1) begin
@@ -49,12 +52,14 @@ while (stimulus[at] != 0) begin
   end
   start = 1; @(posedge clock); #1; start = 0;
   guard = 0;
-  while (!done && guard < 2000000) begin @(posedge clock); #1; guard = guard + 1; end
-  $display("%0d %0d %0d %0d", outcome, contradiction_line, passes, cycles);
+  while (!done && guard < 20000000) begin @(posedge clock); #1; guard = guard + 1; end
+  $display("%0d %0d %0d %0d %0d %0d %0d", outcome, contradiction_line, passes, cycles,
+           nodes, backtracks, all_known);
   for (r = 0; r < rows; r = r + 1) begin
     read_row = r; read_value = 0; @(posedge clock); #1; known = row_word;
-    read_value = 1; @(posedge clock); #1;
-    $display("%h %h", known, row_word);
+    read_value = 1; @(posedge clock); #1; value = row_word;
+    read_differs = 1; @(posedge clock); #1; read_differs = 0;
+    $display("%h %h %h", known, value, row_word);
   end
 end
 $finish;
@@ -77,9 +82,21 @@ fn verilog_matches_the_model() {
         let cells: Vec<bool> = (0..m * n).map(|_| rng.below(100) < density).collect();
         boards.push(clues_of_picture(m, n, &cells));
     }
+    let mut budgets = vec![0; boards.len()];
+    // Search: random boards at ½, some with the columns of another picture.
+    for trial in 0..24 {
+        let (m, n) = (4 + rng.below(12) as usize, 4 + rng.below(12) as usize);
+        let mut picture = || (0..m * n).map(|_| rng.below(2) == 1).collect::<Vec<_>>();
+        let (r, mut c) = clues_of_picture(m, n, &picture());
+        if trial % 4 == 3 {
+            c = clues_of_picture(m, n, &picture()).1;
+        }
+        boards.push((r, c));
+        budgets.push(4095);
+    }
     let mut words = vec![];
-    for (r, c) in &boards {
-        words.extend([r.len(), c.len()]);
+    for ((r, c), budget) in boards.iter().zip(&budgets) {
+        words.extend([r.len(), c.len(), *budget]);
         for clue in r.iter().chain(c) {
             words.push(clue.len());
             words.extend(clue);
@@ -95,10 +112,12 @@ fn verilog_matches_the_model() {
     let mut lines = out
         .lines()
         .filter(|l| !l.is_empty() && !l.starts_with("VCD") && !l.starts_with("WARNING"));
-    for (r, c) in &boards {
-        let v = clue_model::solve(r, c);
+    let mut searched = 0;
+    for ((r, c), &budget) in boards.iter().zip(&budgets) {
+        let v = clue_model::search(r, c, budget as u16);
+        searched += (v.nodes > 0) as usize;
         let head = format!(
-            "{} {} {} {}",
+            "{} {} {} {} {} {}",
             v.outcome,
             if v.outcome == outcome::CONTRADICTION {
                 v.detail
@@ -106,7 +125,9 @@ fn verilog_matches_the_model() {
                 0
             },
             v.passes,
-            v.cycles
+            v.cycles,
+            v.nodes,
+            v.backtracks
         );
         let got = lines.next().expect("a verdict line");
         let got_head: Vec<&str> = got.split(' ').collect();
@@ -116,10 +137,14 @@ fn verilog_matches_the_model() {
             "0"
         };
         assert_eq!(
-            format!("{} {} {} {}", got_head[0], line_field, got_head[2], got_head[3]),
+            format!(
+                "{} {} {} {} {} {}",
+                got_head[0], line_field, got_head[2], got_head[3], got_head[4], got_head[5]
+            ),
             head,
             "rows {r:?} columns {c:?}"
         );
+        let all_known = got_head[6] == "1";
         for row in 0..r.len() {
             let got = lines.next().expect("a row");
             if v.outcome == outcome::CONTRADICTION {
@@ -134,15 +159,29 @@ fn verilog_matches_the_model() {
                 .iter()
                 .enumerate()
                 .fold(0u64, |w, (i, x)| w | ((*x == Some(true)) as u64) << i);
-            let (gk, gv) = got.split_once(' ').unwrap();
+            let words: Vec<&str> = got.split(' ').collect();
             let mask = if c.len() == 64 {
                 u64::MAX
             } else {
                 (1 << c.len()) - 1
             };
-            let gk = u64::from_str_radix(gk, 16).unwrap() & mask;
-            let gv = u64::from_str_radix(gv, 16).unwrap() & mask & gk;
+            // The reply reads Known words only when some cell is unknown.
+            let gk = if all_known {
+                mask
+            } else {
+                u64::from_str_radix(words[0], 16).unwrap() & mask
+            };
+            let gv = u64::from_str_radix(words[1], 16).unwrap() & mask & gk;
             assert_eq!((gk, gv), (known, value), "row {row}, rows {r:?} columns {c:?}");
+            if v.outcome == outcome::SEVERAL {
+                let differs = v.differs[row * c.len()..(row + 1) * c.len()]
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |w, (i, &d)| w | (d as u64) << i);
+                let gd = u64::from_str_radix(words[2], 16).unwrap() & mask;
+                assert_eq!(gd, differs, "differs, row {row}, rows {r:?} columns {c:?}");
+            }
         }
     }
+    assert!(searched >= 5, "{searched} boards searched");
 }
