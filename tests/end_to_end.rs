@@ -20,6 +20,7 @@ fn options(reply_timeout: Option<Duration>) -> SendOptions {
         no_finish: false,
         engine: None,
         link,
+        budget: 0,
         search: Default::default(),
     }
 }

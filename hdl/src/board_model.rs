@@ -223,7 +223,8 @@ impl BoardModel {
                             return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
                         }
                         let columns_clues = clues.split_off(rows);
-                        let verdict = clue_model::solve(clues, &columns_clues);
+                        // END_BOARD's index is the search budget.
+                        let verdict = clue_model::search(clues, &columns_clues, index as u16);
                         debug_assert_eq!(verdict.columns, columns);
                         self.state = State::Idle;
                         return Some(clue_reply(&verdict));
@@ -362,8 +363,9 @@ pub fn info_reply() -> Vec<u8> {
     refusal(outcome::INFO, detail::NONE)
 }
 
-/// The STATUS fields of a v2 reply, 0..=14 in order.
-fn clue_status(o: u8, d: u8, cycles: u32, passes: u8) -> Vec<Message> {
+/// The STATUS fields of a v2 reply, 0..=14 in order, then the eight SEARCH
+/// messages.
+fn clue_status(o: u8, d: u8, cycles: u32, passes: u8, nodes: u32, backtracks: u32) -> Vec<Message> {
     let mut fields = vec![
         Message::status(field::OUTCOME, o),
         Message::status(field::DETAIL, d),
@@ -383,6 +385,9 @@ fn clue_status(o: u8, d: u8, cycles: u32, passes: u8) -> Vec<Message> {
         (field::CLUE_STORE_BITS, crate::clue_solver::CLUE_STORE_BITS as u8),
     ];
     fields.extend(build.iter().map(|&(f, b)| Message::status(f, b)));
+    for b in nodes.to_le_bytes().into_iter().chain(backtracks.to_le_bytes()) {
+        fields.push(Message::status(field::SEARCH, b));
+    }
     fields
 }
 
@@ -391,17 +396,31 @@ pub fn clue_reply(verdict: &ClueVerdict) -> Vec<u8> {
     if verdict.cells.is_empty() {
         return clue_refusal(verdict.outcome, verdict.detail);
     }
-    let cycles = verdict.cycles.min(u32::MAX as u64) as u32;
-    let status = clue_status(verdict.outcome, verdict.detail, cycles, verdict.passes);
+    let clip = |x: u64| x.min(u32::MAX as u64) as u32;
+    let status = clue_status(
+        verdict.outcome,
+        verdict.detail,
+        clip(verdict.cycles),
+        verdict.passes,
+        clip(verdict.nodes),
+        clip(verdict.backtracks),
+    );
     let mut out = Vec::new();
-    crate::clue_protocol::encode_reply(verdict.rows, verdict.columns, &verdict.cells, &status, &mut out);
+    crate::clue_protocol::encode_reply(
+        verdict.rows,
+        verdict.columns,
+        &verdict.cells,
+        &verdict.differs,
+        &status,
+        &mut out,
+    );
     out
 }
 
 /// The clue engine's reply without cells: a refusal, or INFO.
 pub fn clue_refusal(o: u8, d: u8) -> Vec<u8> {
     let mut out = Vec::new();
-    crate::clue_protocol::encode_reply(0, 0, &[], &clue_status(o, d, 0, 0), &mut out);
+    crate::clue_protocol::encode_reply(0, 0, &[], &[], &clue_status(o, d, 0, 0, 0, 0), &mut out);
     out
 }
 

@@ -94,6 +94,7 @@ impl Logic for ClueCore {
         self.engine.start.next = self.parser.board_loaded.val();
         self.engine.rows.next = self.parser.rows.val();
         self.engine.columns.next = self.parser.columns.val();
+        self.engine.budget.next = self.parser.budget.val();
         self.engine.clue_write.next = self.parser.clue_write.val();
         self.engine.clue_address.next = self.parser.clue_address.val();
         self.engine.clue_length.next = self.parser.clue_length.val();
@@ -115,10 +116,13 @@ impl Logic for ClueCore {
         self.reply.contradiction_line.next = self.engine.contradiction_line.val();
         self.reply.cycles.next = self.engine.cycles.val();
         self.reply.passes.next = self.engine.passes.val();
+        self.reply.nodes.next = self.engine.nodes.val();
+        self.reply.backtracks.next = self.engine.backtracks.val();
         self.reply.refuse_outcome.next = self.parser.refuse_outcome.val();
         self.reply.refuse_detail.next = self.parser.refuse_detail.val();
         self.engine.read_row.next = self.reply.read_row.val();
         self.engine.read_value.next = self.reply.read_value.val();
+        self.engine.read_differs.next = self.reply.read_differs.val();
         self.reply.row_word.next = self.engine.row_word.val();
         self.uart_tx.reset.next = self.reset.val();
         self.uart_tx.data.next = self.reply.tx_data.val();
@@ -176,7 +180,7 @@ mod tests {
 
     fn stream(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<u8> {
         let mut out = vec![];
-        encode_board(rows, columns, &mut out);
+        encode_board(rows, columns, 0, &mut out);
         out
     }
 

@@ -245,7 +245,11 @@ pub fn search(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16
                 dirty[if line < rows { rows + i } else { i }] = true;
                 if searching {
                     let (row, column) = if line < rows { (line, i) } else { (i, line - rows) };
-                    trail.push(TrailEntry { row, column, guess: None });
+                    trail.push(TrailEntry {
+                        row,
+                        column,
+                        guess: None,
+                    });
                 }
             }
             line = (line + 1) % total;
@@ -317,7 +321,11 @@ pub fn search(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16
         known[row * columns + column] = true;
         value[row * columns + column] = guess;
         known_count += 1;
-        trail.push(TrailEntry { row, column, guess: Some((guess, second)) });
+        trail.push(TrailEntry {
+            row,
+            column,
+            guess: Some((guess, second)),
+        });
         dirty[row] = true;
         dirty[rows + column] = true;
         line = row;
@@ -463,7 +471,12 @@ mod tests {
                     .all(|(c, clue)| clue_of(chosen.iter().map(|f| f >> c & 1 == 1)) == *clue);
                 if ok {
                     let columns = column_clues.len();
-                    found.push(chosen.iter().flat_map(|f| (0..columns).map(move |c| f >> c & 1 == 1)).collect());
+                    found.push(
+                        chosen
+                            .iter()
+                            .flat_map(|f| (0..columns).map(move |c| f >> c & 1 == 1))
+                            .collect(),
+                    );
                 }
                 return;
             }
@@ -509,7 +522,8 @@ mod tests {
                     assert_ne!(cells, second, "{what}");
                     for grid in [&cells, &second] {
                         assert!(
-                            (0..rows).all(|i| clue_of(grid[i * columns..][..columns].iter().copied()) == r[i]),
+                            (0..rows)
+                                .all(|i| clue_of(grid[i * columns..][..columns].iter().copied()) == r[i]),
                             "{what}"
                         );
                         assert!(

@@ -7,7 +7,8 @@
 //!
 //! The stream (docs/protocol.md, "Protocol v2"): START_BOARD m, START_BOARD
 //! n with value 1; per line, START_LINE (its number, or 0 for the next line)
-//! and its blocks two per BLOCKS message; END_BOARD after the last line. A
+//! and its blocks two per BLOCKS message; END_BOARD after the last line,
+//! its index the search budget. A
 //! board of options (the second START_BOARD with value 0, protocol v1) is
 //! refused as NO_ENGINE: this build has only the clue engine.
 //!
@@ -60,6 +61,9 @@ pub struct ClueParser {
     pub abort: Signal<Out, Bit>,
     /// Pulse: the board is loaded (END_BOARD); solve it.
     pub board_loaded: Signal<Out, Bit>,
+    /// With `board_loaded`: END_BOARD's index, the search budget in units of
+    /// 2^20 cycles (0: line logic alone).
+    pub budget: Signal<Out, Bits<12>>,
     /// Pulse: the board is refused, with this outcome and detail.
     pub refuse: Signal<Out, Bit>,
     pub refuse_outcome: Signal<Out, Bits<3>>,
@@ -99,6 +103,7 @@ pub struct ClueParser {
     line_write_q: DFF<Bit>,
     abort_q: DFF<Bit>,
     solve_q: DFF<Bit>,
+    budget_q: DFF<Bits<12>>,
     refuse_q: DFF<Bit>,
     query_q: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,
@@ -153,6 +158,7 @@ impl ClueParser {
             columns: Default::default(),
             abort: Default::default(),
             board_loaded: Default::default(),
+            budget: Default::default(),
             refuse: Default::default(),
             refuse_outcome: Default::default(),
             refuse_detail: Default::default(),
@@ -185,6 +191,7 @@ impl ClueParser {
             line_write_q: Default::default(),
             abort_q: Default::default(),
             solve_q: Default::default(),
+            budget_q: Default::default(),
             refuse_q: Default::default(),
             query_q: Default::default(),
             outcome_q: Default::default(),
@@ -243,6 +250,7 @@ impl Logic for ClueParser {
             line_write_q,
             abort_q,
             solve_q,
+            budget_q,
             refuse_q,
             query_q,
             outcome_q,
@@ -259,6 +267,7 @@ impl Logic for ClueParser {
         self.columns.next = bit_cast::<7, 12>(self.columns_q.q.val());
         self.abort.next = self.abort_q.q.val();
         self.board_loaded.next = self.solve_q.q.val();
+        self.budget.next = self.budget_q.q.val();
         self.refuse.next = self.refuse_q.q.val();
         self.refuse_outcome.next = self.outcome_q.q.val();
         self.refuse_detail.next = self.detail_q.q.val();
@@ -418,6 +427,7 @@ impl Logic for ClueParser {
                         if self.line_is_last.q.val() {
                             self.refuse_q.d.next = false;
                             self.solve_q.d.next = true;
+                            self.budget_q.d.next = self.framer.message.val().get_bits::<12>(1);
                             self.state.d.next = ParseState::Solving;
                         } else {
                             self.detail_q.d.next = self.wrong_line.val();

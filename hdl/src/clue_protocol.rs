@@ -10,11 +10,13 @@
 //!   code): index bits 11..6 hold the first length − 1, bits 5..0 the second
 //!   length − 1, and value 1 says the second is there. An empty line has no
 //!   BLOCKS message;
-//! * END_BOARD.
+//! * END_BOARD, its index the search budget in units of 2^20 cycles (0: line
+//!   logic alone).
 //!
 //! Board → host: START_BOARD m and n with value 1; when some cell is unknown,
 //! the KNOWN map (code `011`, 13 cells a message, 1 = known); then the VALUES
-//! (code `101`, 13 cells a message, 1 = filled; 0 for unknown cells); the
+//! (code `101`, 13 cells a message, 1 = filled; 0 for unknown cells); for
+//! SEVERAL the DIFFERS map (code `010`, 1 = a second solution differs); the
 //! STATUS fields; END_BOARD. Cells go in row-major order; within a message the
 //! first cell is bit 12 of the index, the 13th the value bit; the last message
 //! is padded with zeros.
@@ -27,10 +29,18 @@ pub const CELLS_PER_MESSAGE: usize = 13;
 /// The longest block a BLOCKS message carries.
 pub const MAX_BLOCK: usize = 64;
 
+/// The largest search budget END_BOARD carries, in units of 2^20 cycles.
+pub const MAX_BUDGET: u16 = 0x0fff;
+
+/// Messages of the SEARCH field in a reply.
+pub const SEARCH_MESSAGES: usize = 8;
+
 /// Appends the v2 stream of one board: the START_BOARD pair, every line's
-/// clue, END_BOARD. Clue entries of 0 (an empty line written as "0") are
-/// dropped; every length must be 1..=64.
-pub fn encode_board(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], out: &mut Vec<u8>) {
+/// clue, END_BOARD with the search `budget` (units of 2^20 cycles, at most
+/// [`MAX_BUDGET`]; 0 for line logic alone). Clue entries of 0 (an empty line
+/// written as "0") are dropped; every length must be 1..=64.
+pub fn encode_board(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16, out: &mut Vec<u8>) {
+    assert!(budget <= MAX_BUDGET, "the budget is at most {MAX_BUDGET}");
     let mut push = |m: Message| out.extend_from_slice(&m.to_bytes());
     push(Message::new(code::START_BOARD, row_clues.len() as u16, true));
     push(Message::new(code::START_BOARD, column_clues.len() as u16, true));
@@ -47,7 +57,7 @@ pub fn encode_board(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], out: 
             push(Message::new(code::ASSIGN, first << 6 | second, pair.len() == 2));
         }
     }
-    push(Message::new(code::END_BOARD, 0, false));
+    push(Message::new(code::END_BOARD, budget, false));
 }
 
 /// The length of the v2 stream of a board, in bytes.
@@ -65,37 +75,36 @@ pub fn blocks_of(message: Message) -> impl Iterator<Item = usize> {
 }
 
 /// Appends a v2 reply: `cells` row-major (empty for a reply without a
-/// board), then the STATUS messages given.
+/// board), `differs` (for SEVERAL, else empty), then the STATUS messages
+/// given.
 pub fn encode_reply(
     rows: usize,
     columns: usize,
     cells: &[Option<bool>],
+    differs: &[bool],
     status: &[Message],
     out: &mut Vec<u8>,
 ) {
     let mut push = |m: Message| out.extend_from_slice(&m.to_bytes());
     push(Message::new(code::START_BOARD, rows as u16, true));
     push(Message::new(code::START_BOARD, columns as u16, true));
-    let pack = |bit: &dyn Fn(&Option<bool>) -> bool| -> Vec<Message> {
-        cells
-            .chunks(CELLS_PER_MESSAGE)
-            .map(|chunk| {
-                let word = chunk
-                    .iter()
-                    .enumerate()
-                    .fold(0u16, |w, (i, c)| w | (bit(c) as u16) << (12 - i));
-                Message::new(code::ASSIGN, word >> 1, word & 1 == 1)
-            })
-            .collect()
+    // A map: 13 cells a message, the first in bit 12, zeros after the last.
+    let mut map = |code: u8, bits: &mut dyn Iterator<Item = bool>| {
+        let bits: Vec<bool> = bits.collect();
+        for chunk in bits.chunks(CELLS_PER_MESSAGE) {
+            let word = chunk
+                .iter()
+                .enumerate()
+                .fold(0u16, |w, (i, &b)| w | (b as u16) << (12 - i));
+            push(Message::new(code, word >> 1, word & 1 == 1));
+        }
     };
     if cells.iter().any(Option::is_none) {
-        for m in pack(&|c| c.is_some()) {
-            push(Message::new(code::UNKNOWN, m.index(), m.value()));
-        }
+        map(code::UNKNOWN, &mut cells.iter().map(Option::is_some));
     }
-    for m in pack(&|c| *c == Some(true)) {
-        push(m);
-    }
+    map(code::ASSIGN, &mut cells.iter().map(|c| *c == Some(true)));
+    map(code::DIFFERS, &mut differs.iter().copied());
+    drop(map);
     for &m in status {
         push(m);
     }
@@ -147,6 +156,9 @@ pub fn decode_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
         };
         let values = take_map(code::ASSIGN, &mut messages)?;
         reply.cells = known.iter().zip(&values).map(|(&k, &v)| k.then_some(v)).collect();
+        if matches!(messages.peek(), Some((_, m)) if m.code() == code::DIFFERS) {
+            reply.differs = take_map(code::DIFFERS, &mut messages)?;
+        }
     }
     for (at, message) in messages {
         match message.code() {
@@ -182,7 +194,7 @@ mod tests {
     #[test]
     fn the_one_by_one_example() {
         let mut out = vec![];
-        encode_board(&[vec![1]], &[vec![1]], &mut out);
+        encode_board(&[vec![1]], &[vec![1]], 0, &mut out);
         assert_eq!(
             out,
             [0xE0, 0x03, 0xE0, 0x03, 0xC0, 0x00, 0xA0, 0x00, 0xC0, 0x02, 0xA0, 0x00, 0x00, 0x00]
@@ -200,6 +212,7 @@ mod tests {
         encode_board(
             &[vec![3, 1, 4], vec![0]],
             &[vec![2], vec![], vec![1, 1]],
+            0,
             &mut out,
         );
         let messages: Vec<Message> = out.chunks(2).map(|b| Message::from_bytes([b[0], b[1]])).collect();
@@ -232,7 +245,7 @@ mod tests {
                     Message::status(status::field::CYCLES_0, 9),
                 ];
                 let mut out = vec![];
-                encode_reply(rows, columns, &cells, &status, &mut out);
+                encode_reply(rows, columns, &cells, &[], &status, &mut out);
                 let (reply, used) = decode_reply(&out).unwrap();
                 assert_eq!(used, out.len());
                 assert_eq!(
@@ -242,11 +255,32 @@ mod tests {
                 assert_eq!(reply.cells, cells);
                 let maps = if cells.iter().any(Option::is_none) { 2 } else { 1 };
                 assert_eq!(out.len(), 4 + 2 * maps * (rows * columns).div_ceil(13) + 4 + 2);
+                // SEVERAL: a DIFFERS map after the VALUES, and the SEARCH
+                // fields in order.
+                if !some_unknown {
+                    let differs: Vec<bool> = (0..rows * columns).map(|_| rng.below(2) == 1).collect();
+                    let mut status = vec![Message::status(status::field::OUTCOME, status::outcome::SEVERAL)];
+                    for b in 0x1234_5678u32.to_le_bytes().into_iter().chain(9u32.to_le_bytes()) {
+                        status.push(Message::status(status::field::SEARCH, b));
+                    }
+                    let mut out = vec![];
+                    encode_reply(rows, columns, &cells, &differs, &status, &mut out);
+                    let (reply, _) = decode_reply(&out).unwrap();
+                    assert_eq!((reply.cells, reply.differs), (cells.clone(), differs));
+                    assert_eq!((reply.nodes, reply.backtracks), (0x1234_5678, 9));
+                }
             }
         }
         // Refusals and INFO carry no cells.
         let mut out = vec![];
-        encode_reply(0, 0, &[], &[Message::status(status::field::OUTCOME, 5)], &mut out);
+        encode_reply(
+            0,
+            0,
+            &[],
+            &[],
+            &[Message::status(status::field::OUTCOME, 5)],
+            &mut out,
+        );
         assert_eq!(decode_reply(&out).unwrap().0.outcome, 5);
         assert_eq!(decode_reply(&out[..out.len() - 2]), Err(ReplyError::Incomplete));
     }
@@ -265,8 +299,10 @@ mod tests {
             largest[1] = largest[1].max(board_bytes(&r, &c));
         }
         let mut reply = vec![];
-        let status: Vec<Message> = (0..15).map(|f| Message::status(f, 0)).collect();
-        encode_reply(25, 25, &vec![Some(true); 625], &status, &mut reply);
+        let status: Vec<Message> = (0..15 + SEARCH_MESSAGES as u8)
+            .map(|f| Message::status(f.min(15), 0))
+            .collect();
+        encode_reply(25, 25, &vec![Some(true); 625], &[], &status, &mut reply);
         largest[2] = reply.len();
         println!(
             "largest of 200: 25x25 {} bytes out, 30x35 {} bytes out; a solved 25x25 reply {} bytes",

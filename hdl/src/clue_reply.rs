@@ -3,9 +3,10 @@
 //! transmitter.
 //!
 //! A reply is START_BOARD m, START_BOARD n (value 1); for a board, the KNOWN
-//! map when some cell is unknown, then the VALUES map, 13 cells a message in
-//! row-major order (first cell in message bit 12, zeros after the last
-//! cell); the STATUS fields 0..=14 in order; END_BOARD. Refusals and INFO
+//! map when some cell is unknown, then the VALUES map, then for SEVERAL the
+//! DIFFERS map, 13 cells a message in row-major order (first cell in message
+//! bit 12, zeros after the last cell); the STATUS fields 0..=14 in order and
+//! eight SEARCH fields (15); END_BOARD. Refusals and INFO
 //! replies carry m = n = 0 and no maps. An abort stops the reply at the next
 //! message boundary.
 //!
@@ -22,12 +23,14 @@ use rust_hdl::prelude::*;
 /// The protocol version the clue engine's board reports.
 pub const VERSION: u8 = 2;
 
-// The status multiplexer numbers the fields 0..=14 in this order.
+// The status multiplexer numbers the fields 0..=14 in this order, then
+// sends SEARCH (15) eight times.
 const _: () = {
     use status::field::*;
     assert!(OUTCOME == 0 && DETAIL == 1 && CYCLES_0 == 2 && PASSES == 6 && OPTIONS_0 == 7);
     assert!(MAX_LINE == 9 && FIFO_ADDR_BITS == 10 && VERSION == 11 && MAX_LINES == 12);
-    assert!(ENGINES == 13 && CLUE_STORE_BITS == 14);
+    assert!(ENGINES == 13 && CLUE_STORE_BITS == 14 && SEARCH == 15);
+    assert!(crate::clue_protocol::SEARCH_MESSAGES == 8);
 };
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -77,12 +80,15 @@ pub struct ClueReply {
     pub contradiction_line: Signal<In, Bits<8>>,
     pub cycles: Signal<In, Bits<CYCLE_BITS>>,
     pub passes: Signal<In, Bits<8>>,
+    pub nodes: Signal<In, Bits<32>>,
+    pub backtracks: Signal<In, Bits<32>>,
     pub refuse_outcome: Signal<In, Bits<3>>,
     pub refuse_detail: Signal<In, Bits<8>>,
     /// The engine's board memory: row `read_row`'s Known (`read_value` low)
     /// or Value word, on `row_word` one cycle later.
     pub read_row: Signal<Out, Bits<6>>,
     pub read_value: Signal<Out, Bit>,
+    pub read_differs: Signal<Out, Bit>,
     pub row_word: Signal<In, Bits<64>>,
     /// To the UART transmitter.
     pub tx_data: Signal<Out, Bits<8>>,
@@ -94,9 +100,12 @@ pub struct ClueReply {
     message: DFF<Bits<16>>,
     pending: DFF<Bit>,
     low_next: DFF<Bit>,
-    step: DFF<Bits<4>>,
+    step: DFF<Bits<5>>,
     /// Sending the KNOWN map (else the VALUES map).
     known_map: DFF<Bit>,
+    /// Sending the DIFFERS map (after VALUES, for SEVERAL).
+    differs_map: DFF<Bit>,
+    several_q: DFF<Bit>,
     map_step: DFF<MapStep>,
     row: DFF<Bits<7>>,
     column: DFF<Bits<7>>,
@@ -124,11 +133,15 @@ pub struct ClueReply {
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
     cells_q: DFF<Bits<13>>,
+    nodes_q: DFF<Bits<32>>,
+    backtracks_q: DFF<Bits<32>>,
     status_byte: Signal<Local, Bits<8>>,
+    field_id: Signal<Local, Bits<4>>,
     value_bit: Constant<Bits<16>>,
     code_start_board: Constant<Bits<3>>,
     code_values: Constant<Bits<3>>,
     code_known: Constant<Bits<3>>,
+    code_differs: Constant<Bits<3>>,
     code_status: Constant<Bits<3>>,
     code_end_board: Constant<Bits<3>>,
     info: Constant<Bits<8>>,
@@ -137,8 +150,9 @@ pub struct ClueReply {
     max_lines: Constant<Bits<8>>,
     engines: Constant<Bits<8>>,
     clue_store_bits: Constant<Bits<8>>,
-    last_field: Constant<Bits<4>>,
+    last_step: Constant<Bits<5>>,
     contradiction: Constant<Bits<3>>,
+    several: Constant<Bits<3>>,
 }
 
 impl Default for ClueReply {
@@ -156,6 +170,14 @@ impl Default for ClueReply {
             contradiction_line: Default::default(),
             cycles: Default::default(),
             passes: Default::default(),
+            nodes: Default::default(),
+            backtracks: Default::default(),
+            read_differs: Default::default(),
+            differs_map: Default::default(),
+            several_q: Default::default(),
+            nodes_q: Default::default(),
+            backtracks_q: Default::default(),
+            field_id: Default::default(),
             refuse_outcome: Default::default(),
             refuse_detail: Default::default(),
             read_row: Default::default(),
@@ -198,6 +220,7 @@ impl Default for ClueReply {
             code_start_board: constant(code::START_BOARD),
             code_values: constant(code::ASSIGN),
             code_known: constant(code::UNKNOWN),
+            code_differs: constant(code::DIFFERS),
             code_status: constant(code::STATUS),
             code_end_board: constant(code::END_BOARD),
             info: constant(status::outcome::INFO),
@@ -206,8 +229,9 @@ impl Default for ClueReply {
             max_lines: constant(2 * crate::clue_model::MAX_SIDE as u64),
             engines: constant(status::engines::CLUES),
             clue_store_bits: constant(CLUE_STORE_BITS as u64),
-            last_field: constant(status::field::CLUE_STORE_BITS),
+            last_step: constant(status::field::SEARCH as u64 + 7),
             contradiction: constant(status::outcome::CONTRADICTION),
+            several: constant(status::outcome::SEVERAL),
         }
     }
 }
@@ -224,6 +248,8 @@ impl Logic for ClueReply {
             low_next,
             step,
             known_map,
+            differs_map,
+            several_q,
             map_step,
             map_end,
             row,
@@ -244,11 +270,14 @@ impl Logic for ClueReply {
             detail_q,
             cycles_q,
             passes_q,
-            cells_q
+            cells_q,
+            nodes_q,
+            backtracks_q
         );
         self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
         self.read_row.next = bit_cast::<6, 7>(self.row.q.val());
         self.read_value.next = !self.known_map.q.val();
+        self.read_differs.next = self.differs_map.q.val();
 
         // Send the pending message, high byte first.
         self.tx_start.next = self.pending.q.val() & self.tx_ready.val();
@@ -301,6 +330,35 @@ impl Logic for ClueReply {
         }
         if self.step.q.val() == 14 {
             self.status_byte.next = self.clue_store_bits.val();
+        }
+        // Steps 15..=22: SEARCH, the nodes' bytes then the backtracks'.
+        if self.step.q.val() == 15 {
+            self.status_byte.next = self.nodes_q.q.val().get_bits::<8>(0);
+        }
+        if self.step.q.val() == 16 {
+            self.status_byte.next = self.nodes_q.q.val().get_bits::<8>(8);
+        }
+        if self.step.q.val() == 17 {
+            self.status_byte.next = self.nodes_q.q.val().get_bits::<8>(16);
+        }
+        if self.step.q.val() == 18 {
+            self.status_byte.next = self.nodes_q.q.val().get_bits::<8>(24);
+        }
+        if self.step.q.val() == 19 {
+            self.status_byte.next = self.backtracks_q.q.val().get_bits::<8>(0);
+        }
+        if self.step.q.val() == 20 {
+            self.status_byte.next = self.backtracks_q.q.val().get_bits::<8>(8);
+        }
+        if self.step.q.val() == 21 {
+            self.status_byte.next = self.backtracks_q.q.val().get_bits::<8>(16);
+        }
+        if self.step.q.val() == 22 {
+            self.status_byte.next = self.backtracks_q.q.val().get_bits::<8>(24);
+        }
+        self.field_id.next = bit_cast::<4, 5>(self.step.q.val());
+        if self.step.q.val() >= 15 {
+            self.field_id.next = 15.into();
         }
 
         match self.phase.q.val() {
@@ -379,6 +437,10 @@ impl Logic for ClueReply {
                             self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
                                 | bit_cast::<16, 13>(self.pack.q.val());
                         }
+                        if self.differs_map.q.val() {
+                            self.message.d.next = (bit_cast::<16, 3>(self.code_differs.val()) << 13)
+                                | bit_cast::<16, 13>(self.pack.q.val());
+                        }
                         self.pack.d.next = 0.into();
                         self.packed.d.next = 0.into();
                         self.map_step.d.next = MapStep::Request;
@@ -386,7 +448,8 @@ impl Logic for ClueReply {
                             self.map_step.d.next = MapStep::Shift;
                         }
                         if self.map_end.q.val() {
-                            // The VALUES map follows the KNOWN map; then the status.
+                            // The VALUES map follows the KNOWN map; for
+                            // SEVERAL the DIFFERS map follows; then the status.
                             self.map_end.d.next = false;
                             self.known_map.d.next = false;
                             self.row.d.next = 0.into();
@@ -398,7 +461,12 @@ impl Logic for ClueReply {
                             // is a row's last, and Shift cleared it there.)
                             self.map_step.d.next = MapStep::Request;
                             if !self.known_map.q.val() {
-                                self.phase.d.next = ReplyPhase::Status;
+                                if self.several_q.q.val() & !self.differs_map.q.val() {
+                                    self.differs_map.d.next = true;
+                                } else {
+                                    self.differs_map.d.next = false;
+                                    self.phase.d.next = ReplyPhase::Status;
+                                }
                             }
                         }
                     }
@@ -411,10 +479,10 @@ impl Logic for ClueReply {
                 if !self.pending.q.val() {
                     self.pending.d.next = true;
                     self.message.d.next = (bit_cast::<16, 3>(self.code_status.val()) << 13)
-                        | (bit_cast::<16, 4>(self.step.q.val()) << 9)
+                        | (bit_cast::<16, 4>(self.field_id.val()) << 9)
                         | (bit_cast::<16, 8>(self.status_byte.val()) << 1);
                     self.step.d.next = self.step.q.val() + 1;
-                    if self.step.q.val() == self.last_field.val() {
+                    if self.step.q.val() == self.last_step.val() {
                         self.phase.d.next = ReplyPhase::Footer;
                     }
                 }
@@ -446,6 +514,10 @@ impl Logic for ClueReply {
             self.pack.d.next = 0.into();
             self.map_end.d.next = false;
             self.word_valid.d.next = false;
+            self.differs_map.d.next = false;
+            self.several_q.d.next = false;
+            self.nodes_q.d.next = 0.into();
+            self.backtracks_q.d.next = 0.into();
             self.map_step.d.next = MapStep::Request;
             self.rows_q.d.next = 0.into();
             self.columns_q.d.next = 0.into();
@@ -464,6 +536,9 @@ impl Logic for ClueReply {
             }
             self.cycles_q.d.next = self.cycles.val();
             self.passes_q.d.next = self.passes.val();
+            self.several_q.d.next = self.solver_outcome.val() == self.several.val();
+            self.nodes_q.d.next = self.nodes.val();
+            self.backtracks_q.d.next = self.backtracks.val();
         }
         if self.refused.val() {
             self.outcome_q.d.next = bit_cast::<8, 3>(self.refuse_outcome.val());

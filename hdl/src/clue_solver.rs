@@ -37,9 +37,9 @@
 //! line is dirty (SOLVED when all m·n cells are known, STALLED otherwise).
 
 use crate::block_ram::BlockRam;
+use crate::clue_model::{BUDGET_UNIT_BITS, SEARCHED, TRAIL_ENTRIES};
 use crate::constant;
 use crate::line_solver::LineSolver;
-use crate::clue_model::{BUDGET_UNIT_BITS, SEARCHED, TRAIL_ENTRIES};
 use crate::params::CYCLE_BITS;
 use crate::protocol::status::outcome;
 use rust_hdl::prelude::*;
@@ -579,8 +579,8 @@ impl Logic for ClueSolver {
             | (bit_cast::<16, 1>(self.guess_value.q.val().into()) << 13)
             | (bit_cast::<16, 1>(self.guess_second.q.val().into()) << 14);
         if self.is_column.q.val() {
-            self.trail.write_data.next = bit_cast::<16, 6>(self.index.q.val())
-                | (bit_cast::<16, 6>(self.copied_cell.q.val()) << 6);
+            self.trail.write_data.next =
+                bit_cast::<16, 6>(self.index.q.val()) | (bit_cast::<16, 6>(self.copied_cell.q.val()) << 6);
         }
         self.guess_bit.next = self.one.val() << self.guess_column.q.val();
         self.marking.d.next = false;
@@ -988,8 +988,8 @@ impl Logic for ClueSolver {
         }
         self.any_dirty.d.next = (self.dirty_rows.q.val() | self.dirty_columns.q.val()).any();
         // The search's compares, registered (see their fields).
-        self.over_budget.d.next = !self.no_search.q.val()
-            & (self.cycles_q.q.val().get_bits::<12>(20) >= self.budget_q.q.val());
+        self.over_budget.d.next =
+            !self.no_search.q.val() & (self.cycles_q.q.val().get_bits::<12>(20) >= self.budget_q.q.val());
         self.unknown_cells.next = self.cells.q.val() - self.known_cells.q.val();
         self.trail_fits.d.next = self.unknown_cells.val() <= self.trail_entries.val();
         self.trail_empty.d.next = self.trail_top.q.val() == 0;

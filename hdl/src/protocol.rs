@@ -23,6 +23,8 @@ pub mod code {
     pub const STATUS: u8 = 0b100;
     /// Host → board: closes the current option; the next begins.
     pub const NEXT_OPTION: u8 = 0b010;
+    /// Board → host (v2, SEVERAL): 13 cells in which a second solution differs.
+    pub const DIFFERS: u8 = 0b010;
     /// Host → board: closes the line's last option.
     pub const END_LINE: u8 = 0b001;
     /// Host → board: all lines sent, solving starts. Board → host: closes a reply.
@@ -59,6 +61,10 @@ pub mod status {
         pub const ENGINES: u8 = 13;
         /// log2 of the blocks the clue store holds (v2 replies only).
         pub const CLUE_STORE_BITS: u8 = 14;
+        /// Search statistics (v2 board replies): eight SEARCH messages, in
+        /// order the search nodes (guesses) and the backtracks, each 32 bits
+        /// low byte first.
+        pub const SEARCH: u8 = 15;
     }
 
     /// Values of the OUTCOME field.
@@ -218,6 +224,14 @@ pub struct Reply {
     /// v2 INFO fields (zero when absent).
     pub engines: u8,
     pub clue_store_bits: u8,
+    /// v2 with search: for SEVERAL, the cells in which a second solution
+    /// differs from `cells` (empty otherwise).
+    pub differs: Vec<bool>,
+    /// v2 search statistics: guesses made and times the search went back.
+    pub nodes: u32,
+    pub backtracks: u32,
+    /// SEARCH messages decoded so far (they are positional).
+    pub search_messages: u8,
 }
 
 /// Why a byte stream is not a well-formed reply.
@@ -314,6 +328,15 @@ pub fn decode_status(reply: &mut Reply, message: Message) {
         field::MAX_LINES => reply.max_lines = byte,
         field::ENGINES => reply.engines = byte,
         field::CLUE_STORE_BITS => reply.clue_store_bits = byte,
+        field::SEARCH => {
+            let k = reply.search_messages as u32;
+            match k {
+                0..=3 => reply.nodes |= (byte as u32) << (8 * k),
+                4..=7 => reply.backtracks |= (byte as u32) << (8 * (k - 4)),
+                _ => {}
+            }
+            reply.search_messages = reply.search_messages.saturating_add(1);
+        }
         _ => {}
     }
 }

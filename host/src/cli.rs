@@ -146,9 +146,17 @@ pub struct SendArgs {
     /// Seconds to wait for the reply after the last byte (default: scales with the puzzle and baud).
     #[arg(long, value_name = "SECONDS", value_parser = nonogram_sim::flags::positive_seconds)]
     pub timeout: Option<f64>,
-    /// If the board stalls, do not finish the puzzle in software.
+    /// If the board stalls or gives up, do not finish the puzzle in software.
     #[arg(long)]
     pub no_finish: bool,
+    /// The clue engine's search budget, in clock cycles (rounded up to a
+    /// multiple of 2^20; 10 485 760 is 105 ms at 100 MHz). When line logic
+    /// stalls, the board searches until it has proved its solution unique
+    /// or found a second one; past the budget it gives up and the host
+    /// finishes. 0: line logic alone.
+    #[arg(long, value_name = "CYCLES", default_value_t = wire::DEFAULT_BUDGET_CYCLES,
+          value_parser = clap::value_parser!(u64).range(0..=wire::MAX_BUDGET_CYCLES))]
+    pub budget: u64,
     #[command(flatten)]
     pub search: SearchArgs,
     /// No progress bar.
@@ -402,6 +410,7 @@ fn send(a: &SendArgs) -> i32 {
         every_cell: a.every_cell,
         no_finish: a.no_finish,
         engine: a.engine.engine(),
+        budget: wire::budget_units(a.budget),
         search: a.search.options(config.progress),
         link: config,
     };
@@ -423,7 +432,7 @@ fn send(a: &SendArgs) -> i32 {
                 Engine::Dnf => (wire::wire_bytes(&puzzle, a.every_cell), 0),
                 Engine::Clues => (
                     wire::clue_bytes(&puzzle),
-                    nonogram_hdl::clue_model::solve(&puzzle.rows, &puzzle.columns).cycles,
+                    nonogram_hdl::clue_model::search(&puzzle.rows, &puzzle.columns, options.budget).cycles,
                 ),
             };
             options.link.reply_timeout = Some(nonogram_sim::reply_allowance(bytes, solve_cycles));

@@ -307,25 +307,32 @@ pub fn find_board_port() -> Result<String, LinkError> {
 }
 
 /// Encodes `puzzle` for the board's engine (options, protocol v1; or clues,
-/// protocol v2) and sends it: see [`exchange`].
+/// protocol v2, with the search `budget` in units of 2^20 cycles) and sends
+/// it: see [`exchange`].
 pub fn send_puzzle(
     port: &mut dyn SerialPort,
     puzzle: &Puzzle,
     engine: Engine,
     every_cell: bool,
+    budget: u16,
     config: &LinkConfig,
 ) -> Result<Exchange, LinkError> {
     let bytes = match engine {
         Engine::Dnf => crate::wire::encode(puzzle, every_cell),
-        Engine::Clues => crate::wire::encode_clues(puzzle),
+        Engine::Clues => crate::wire::encode_clues(puzzle, budget),
     };
     let timeout = config.reply_timeout.unwrap_or_else(|| {
+        // A search may take its whole budget.
+        let search = match engine {
+            Engine::Dnf => 0,
+            Engine::Clues => (budget as u64) << nonogram_hdl::clue_model::BUDGET_UNIT_BITS,
+        };
         reply_timeout(
             puzzle.height(),
             puzzle.width(),
             crate::wire::total_options(puzzle),
             config.baud,
-        )
+        ) + Duration::from_secs_f64(search as f64 / nonogram_hdl::params::BOARD_CLOCK_HZ as f64)
     });
     exchange(port, &bytes, timeout, config)
 }

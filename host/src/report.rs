@@ -439,6 +439,9 @@ pub struct SendOptions {
     /// engine when it has one.
     pub engine: Option<Engine>,
     pub link: LinkConfig,
+    /// The clue engine's search budget, in units of 2^20 cycles (0: line
+    /// logic alone).
+    pub budget: u16,
     /// How the host's search (after a stall) is bounded and shown.
     pub search: SearchOptions,
 }
@@ -623,7 +626,14 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
         report.message = Some(over.message);
         return report;
     }
-    let exchange = match link::send_puzzle(port.as_mut(), puzzle, engine, options.every_cell, &options.link) {
+    let exchange = match link::send_puzzle(
+        port.as_mut(),
+        puzzle,
+        engine,
+        options.every_cell,
+        options.budget,
+        &options.link,
+    ) {
         Ok(e) => e,
         Err(e) => return report.with_error(e),
     };

@@ -3,6 +3,8 @@
 //! the board's capacity, and the exact byte streams.
 
 use crate::puzzle::{clue_text, Puzzle};
+use nonogram_hdl::clue_model::BUDGET_UNIT_BITS;
+use nonogram_hdl::clue_protocol::MAX_BUDGET;
 use nonogram_hdl::options::{count, LineOptions};
 use nonogram_hdl::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
 use nonogram_hdl::protocol::{encode_board, status};
@@ -121,10 +123,24 @@ pub fn check_clue_capacity(puzzle: &Puzzle, max_side: usize, store: usize) -> Re
     Ok(())
 }
 
-/// The exact host → board stream of the puzzle's clues (protocol v2).
-pub fn encode_clues(puzzle: &Puzzle) -> Vec<u8> {
+/// The board's search budget unless told otherwise: 10 × 2^20 cycles,
+/// 105 ms at 100 MHz. Beyond it the host finishes in software.
+pub const DEFAULT_BUDGET_CYCLES: u64 = 10 << BUDGET_UNIT_BITS;
+
+/// The largest search budget a board description carries, in cycles.
+pub const MAX_BUDGET_CYCLES: u64 = (MAX_BUDGET as u64) << BUDGET_UNIT_BITS;
+
+/// END_BOARD's budget for `cycles` (at most [`MAX_BUDGET_CYCLES`]): units
+/// of 2^20 cycles, rounded up.
+pub fn budget_units(cycles: u64) -> u16 {
+    cycles.div_ceil(1 << BUDGET_UNIT_BITS).min(MAX_BUDGET as u64) as u16
+}
+
+/// The exact host → board stream of the puzzle's clues (protocol v2), with
+/// the search budget in units of 2^20 cycles (0: line logic alone).
+pub fn encode_clues(puzzle: &Puzzle, budget: u16) -> Vec<u8> {
     let mut out = Vec::new();
-    nonogram_hdl::clue_protocol::encode_board(&puzzle.rows, &puzzle.columns, &mut out);
+    nonogram_hdl::clue_protocol::encode_board(&puzzle.rows, &puzzle.columns, budget, &mut out);
     out
 }
 

@@ -80,7 +80,7 @@ fn main() {
     for size in [20, 40, 64] {
         let (rows, columns) = random_picture(size, size as u64);
         let mut v2 = vec![];
-        encode_board(&rows, &columns, &mut v2);
+        encode_board(&rows, &columns, 0, &mut v2);
         boards.push((format!("random {size}x{size}, clue core"), Engine::Clues, v2));
     }
     println!(

@@ -577,7 +577,7 @@ mod tests {
                     Engine::Dnf => bytes.clone(),
                     Engine::Clues => {
                         let mut v2 = vec![];
-                        nonogram_hdl::clue_protocol::encode_board(&rows, &columns, &mut v2);
+                        nonogram_hdl::clue_protocol::encode_board(&rows, &columns, 0, &mut v2);
                         v2
                     }
                 };

@@ -875,7 +875,7 @@ fn clue_session(count: usize) -> Session {
         let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < fill).collect();
         let (r, c) = model::clues_of_picture(rows, columns, &cells);
         let mut bytes = vec![];
-        encode_clues(&r, &c, &mut bytes);
+        encode_clues(&r, &c, 0, &mut bytes);
         let want = reply(&bytes);
         outcomes.insert(decode_any(&want));
         s.step(
@@ -887,7 +887,7 @@ fn clue_session(count: usize) -> Session {
     }
     // Clues that cannot all hold.
     let mut bytes = vec![];
-    encode_clues(&[vec![2], vec![]], &[vec![1], vec![]], &mut bytes);
+    encode_clues(&[vec![2], vec![]], &[vec![1], vec![]], 0, &mut bytes);
     let want = reply(&bytes);
     outcomes.insert(decode_any(&want));
     s.step(Wait::Quiet, "contradiction", bytes, Expect::Bytes(want));
@@ -898,7 +898,7 @@ fn clue_session(count: usize) -> Session {
     s.step(Wait::Quiet, "a v1 board", v1, Expect::Bytes(want));
     // Messages out of order: a BLOCKS before any START_LINE.
     let mut bad = vec![];
-    encode_clues(&[vec![1]], &[vec![1]], &mut bad);
+    encode_clues(&[vec![1]], &[vec![1]], 0, &mut bad);
     bad.drain(4..6);
     let want = reply(&bad);
     s.step(Wait::Quiet, "a line without START_LINE", bad, Expect::Bytes(want));
@@ -1000,6 +1000,6 @@ fn the_dnf_board_top_level_at_the_real_divisor() {
 fn the_clue_board_top_level_at_the_real_divisor() {
     let (_, rows, columns) = original_boards().remove(2);
     let mut bytes = vec![];
-    nonogram_hdl::clue_protocol::encode_board(&rows, &columns, &mut bytes);
+    nonogram_hdl::clue_protocol::encode_board(&rows, &columns, 0, &mut bytes);
     check_board_top(Engine::Clues, bytes);
 }

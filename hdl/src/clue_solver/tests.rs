@@ -80,18 +80,16 @@ fn run(
             .cells
             .extend((0..columns).map(|c| (words[0] >> c & 1 == 1).then_some(words[1] >> c & 1 == 1)));
         if verdict.outcome == outcome::SEVERAL {
-            verdict.differs.extend((0..columns).map(|c| words[2] >> c & 1 == 1));
+            verdict
+                .differs
+                .extend((0..columns).map(|c| words[2] >> c & 1 == 1));
         }
     }
     uut.read_differs.next = false;
     (verdict, cycles)
 }
 
-fn check(
-    uut: &mut ClueSolver,
-    row_clues: &[Vec<usize>],
-    column_clues: &[Vec<usize>],
-) -> (ClueVerdict, u64) {
+fn check(uut: &mut ClueSolver, row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> (ClueVerdict, u64) {
     check_search(uut, row_clues, column_clues, 0)
 }
 
@@ -142,11 +140,17 @@ fn searches_like_the_model() {
         let (v, cycles) = check_search(&mut uut, &r, &c, 4095);
         outcomes[v.outcome as usize] += 1;
         if trial < 5 {
-            println!("{rows}x{columns}: outcome {}, {} nodes, {cycles} cycles", v.outcome, v.nodes);
+            println!(
+                "{rows}x{columns}: outcome {}, {} nodes, {cycles} cycles",
+                v.outcome, v.nodes
+            );
         }
     }
     println!("outcomes {outcomes:?}");
-    assert!(outcomes[0] > 0 && outcomes[1] > 0 && outcomes[6] > 0, "{outcomes:?}");
+    assert!(
+        outcomes[0] > 0 && outcomes[1] > 0 && outcomes[6] > 0,
+        "{outcomes:?}"
+    );
 }
 
 fn new_solver() -> ClueSolver {

@@ -35,6 +35,11 @@ pub struct Expected {
     /// Options read by the DNF engine (0 for the clue engine).
     pub options_read: u64,
     pub visits: u64,
+    /// The clue engine's search: guesses, backtracks, and for SEVERAL the
+    /// cells in which a second solution differs.
+    pub nodes: u64,
+    pub backtracks: u64,
+    pub differs: Vec<bool>,
 }
 
 impl From<model::Verdict> for Expected {
@@ -50,6 +55,9 @@ impl From<model::Verdict> for Expected {
             options: v.options,
             options_read: v.options_read,
             visits: v.visits,
+            nodes: 0,
+            backtracks: 0,
+            differs: Vec::new(),
         }
     }
 }
@@ -67,6 +75,9 @@ impl From<clue_model::ClueVerdict> for Expected {
             options: 0,
             options_read: 0,
             visits: v.visits,
+            nodes: v.nodes,
+            backtracks: v.backtracks,
+            differs: v.differs,
         }
     }
 }
@@ -92,6 +103,8 @@ pub struct Core {
     engine: Engine,
     backend: Backend,
     core: Box<dyn SimCore>,
+    /// The clue engine's search budget (units of 2^20 cycles; 0: none).
+    budget: u16,
 }
 
 impl Core {
@@ -101,7 +114,14 @@ impl Core {
             engine,
             backend,
             core: make_core(engine, backend)?,
+            budget: 0,
         })
+    }
+
+    /// The same core, searching with `budget` (units of 2^20 cycles) on
+    /// clue-engine puzzles.
+    pub fn with_budget(self, budget: u16) -> Core {
+        Core { budget, ..self }
     }
 
     pub fn engine(&self) -> Engine {
@@ -174,16 +194,20 @@ impl Core {
 
     fn run_clues(&mut self, puzzle: &Puzzle) -> Run {
         let (rows, columns) = (puzzle.height(), puzzle.width());
-        let expected = Expected::from(clue_model::solve(&puzzle.rows, &puzzle.columns));
-        let bytes = crate::wire::encode_clues(puzzle);
-        // Reply: the size pair, KNOWN and VALUES maps (13 cells a message),
+        let expected = Expected::from(clue_model::search(&puzzle.rows, &puzzle.columns, self.budget));
+        let bytes = crate::wire::encode_clues(puzzle, self.budget);
+        // Reply: the size pair, at most three maps (13 cells a message),
         // STATUS fields, END_BOARD.
-        let back = 2 * (2 + 2 * (rows * columns).div_ceil(13) + 16 + 1);
+        let back = 2 * (2 + 3 * (rows * columns).div_ceil(13) + 24 + 1);
         let wait = budget(CLOCKS_PER_BIT, bytes.len(), back, expected.cycles);
         let (reply, problems, simulated_cycles) = self.exchange(&bytes, wait, clue_protocol::decode_reply);
         let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
         differences.extend(problems);
-        let (against_others, compared_with_dnf) = compare_line_solvers(puzzle, &expected);
+        let (against_others, compared_with_dnf) = if expected.nodes == 0 {
+            compare_line_solvers(puzzle, &expected)
+        } else {
+            (compare_search(puzzle, &expected), false)
+        };
         differences.extend(against_others);
         Run {
             expected,
@@ -329,6 +353,11 @@ pub fn compare(reply: &Reply, expected: &Expected) -> Vec<String> {
     field("solver cycles", reply.cycles as u64, expected.cycles);
     field("passes", reply.passes as u64, expected.passes as u64);
     field("options stored", reply.options as u64, expected.options as u64);
+    field("search nodes", reply.nodes as u64, expected.nodes);
+    field("backtracks", reply.backtracks as u64, expected.backtracks);
+    if reply.differs != expected.differs {
+        d.push("DIFFERS map: core and model differ".into());
+    }
     d.extend(cell_differences(
         expected.columns,
         "core",
@@ -346,6 +375,45 @@ pub fn compare(reply: &Reply, expected: &Expected) -> Vec<String> {
 /// of the visits). The clue engine visits only dirty lines, so it never
 /// makes more visits than the DNF engine, which visits every line. Returns
 /// the differences and whether the DNF model was consulted.
+/// The clue engine's search (model) against the software solver: the same
+/// number of solutions (0, 1, or 2 for "several"), and every solution the
+/// engine names satisfies the clues. A search that gave up decides nothing.
+pub fn compare_search(puzzle: &Puzzle, clues: &Expected) -> Vec<String> {
+    let mut d = Vec::new();
+    let count = match clues.outcome {
+        outcome::SOLVED => 1,
+        outcome::SEVERAL => 2,
+        outcome::CONTRADICTION => 0,
+        _ => return d,
+    };
+    let mut software = solver::Solver::new();
+    let found = software.count_solutions(&puzzle.rows, &puzzle.columns, 2);
+    if !found.gave_up && found.count.min(2) != count {
+        d.push(format!(
+            "software search: {} solutions, the clue engine's search says {count}",
+            found.count.min(2)
+        ));
+    }
+    let first: Vec<bool> = clues.cells.iter().map(|c| *c == Some(true)).collect();
+    let mut answers = vec![];
+    if count > 0 {
+        answers.push(first.clone());
+    }
+    if count == 2 {
+        let second: Vec<bool> = first.iter().zip(&clues.differs).map(|(a, d)| a ^ d).collect();
+        if second == first {
+            d.push("SEVERAL with an empty DIFFERS map".into());
+        }
+        answers.push(second);
+    }
+    for answer in answers {
+        if let Err(e) = puzzle.check_solution(&answer) {
+            d.push(format!("the clue engine's solution breaks the clues: {e}"));
+        }
+    }
+    d
+}
+
 pub fn compare_line_solvers(puzzle: &Puzzle, clues: &Expected) -> (Vec<String>, bool) {
     let mut d = Vec::new();
     let fits_dnf = crate::wire::check_capacity(puzzle).is_ok();
