@@ -225,6 +225,31 @@ mod tests {
         clues_of_picture(rows, columns, &cells)
     }
 
+    /// The examples of docs/protocol.md ("Protocol v2"), byte for byte.
+    #[test]
+    fn answers_the_documented_examples() {
+        let mut driver = CoreDriver::<ClueCore>::with_core(CPB);
+        let one = core_answer(&mut driver, &stream(&[vec![1]], &[vec![1]]), 1_000_000);
+        assert_eq!(one[..6], [0xE0, 0x03, 0xE0, 0x03, 0xB0, 0x00]);
+        assert_eq!(one.len(), 6 + 2 * (15 + 8) + 2);
+        // Two solutions (the diagonals), a budget of one unit.
+        let mut bytes = vec![];
+        encode_board(&[vec![1], vec![1]], &[vec![1], vec![1]], 1, &mut bytes);
+        assert_eq!(bytes[bytes.len() - 2..], [0x00, 0x02]);
+        check(&mut driver, "two diagonals", &bytes);
+        let two = core_answer(&mut driver, &bytes, 1_000_000);
+        assert_eq!(
+            two[..10],
+            [0xE0, 0x05, 0xE0, 0x05, 0xB2, 0x00, 0x5E, 0x00, 0x80, 0x0C]
+        );
+        let reply = decode_reply(&two).unwrap().0;
+        assert_eq!(
+            (reply.outcome, reply.nodes, reply.backtracks),
+            (status::outcome::SEVERAL, 2, 1)
+        );
+        assert_eq!(two[two.len() - 2..], [0x00, 0x00]);
+    }
+
     #[test]
     fn solves_boards_like_the_model() {
         let mut driver = CoreDriver::<ClueCore>::with_core(CPB);

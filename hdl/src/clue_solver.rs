@@ -74,7 +74,17 @@ enum State {
     CrossKnown,
     CrossValue,
     Advance,
-    // The search (see `clue_model::search`, and the figures there).
+    /// Searching: `search_step` says where.
+    Search,
+    Done,
+}
+
+/// The steps of the search (see `clue_model::search`, and the figures
+/// there), a state machine of its own under `State::Search`: so that the
+/// line visit's states stay few and quick to decode (with all of them in
+/// one enum the clue bitstream reached 87 MHz).
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum SearchStep {
     /// A stall, a solution kept or a contradiction while searching: give
     /// up (budget, or too many unknown cells for the trail), go back, or
     /// choose a cell.
@@ -99,7 +109,6 @@ enum State {
     UndoRow,
     UndoColumn,
     UndoWrite,
-    Done,
 }
 
 #[derive(LogicBlock)]
@@ -154,6 +163,11 @@ pub struct ClueSolver {
     // The first solution's Value rows.
     solution: BlockRam<Bits<64>, 6>,
     state: DFF<State>,
+    search_step: DFF<SearchStep>,
+    // The board memory's write port, a cycle ahead (see its update).
+    board_write: DFF<Bit>,
+    board_write_address: DFF<Bits<8>>,
+    board_write_data: DFF<Bits<64>>,
     rows_q: DFF<Bits<7>>,
     columns_q: DFF<Bits<7>>,
     last_line: DFF<Bits<8>>,
@@ -238,7 +252,23 @@ pub struct ClueSolver {
     undo_second: DFF<Bit>,
     nodes_q: DFF<Bits<32>>,
     backtracks_q: DFF<Bits<32>>,
-    guess_bit: Signal<Local, Bits<64>>,
+    // One-hot masks, decoded every cycle from registers (or the trail's
+    // read port) into registers, so that no decoder sits between `state`
+    // and a wide register: the guessed column; the column of the trail
+    // entry on the read port; the row being undone.
+    guess_bit: DFF<Bits<64>>,
+    count_node: DFF<Bit>,
+    count_backtrack: DFF<Bit>,
+    scan_load: DFF<Bit>,
+    guess_load: DFF<Bit>,
+    cell_fixed: DFF<Bit>,
+    cell_undone: DFF<Bit>,
+    undo_reguess: DFF<Bit>,
+    undo_last: DFF<Bit>,
+    undo_outcome: DFF<Bits<3>>,
+    undo_keeps: DFF<Bit>,
+    entry_column_bit: DFF<Bits<64>>,
+    undo_row_bit: DFF<Bits<64>>,
     unknown_cells: Signal<Local, Bits<13>>,
     // Newly fixed cells are copied lowest first. The lowest is found in two
     // registered steps (a 64-bit x & −x does not fit a 10 ns cycle): in
@@ -316,6 +346,10 @@ impl Default for ClueSolver {
             trail: Default::default(),
             solution: Default::default(),
             state: Default::default(),
+            search_step: Default::default(),
+            board_write: Default::default(),
+            board_write_address: Default::default(),
+            board_write_data: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
             last_line: Default::default(),
@@ -378,6 +412,18 @@ impl Default for ClueSolver {
             nodes_q: Default::default(),
             backtracks_q: Default::default(),
             guess_bit: Default::default(),
+            count_node: Default::default(),
+            scan_load: Default::default(),
+            guess_load: Default::default(),
+            count_backtrack: Default::default(),
+            cell_fixed: Default::default(),
+            cell_undone: Default::default(),
+            undo_reguess: Default::default(),
+            undo_last: Default::default(),
+            undo_outcome: Default::default(),
+            undo_keeps: Default::default(),
+            entry_column_bit: Default::default(),
+            undo_row_bit: Default::default(),
             unknown_cells: Default::default(),
             byte_any: Default::default(),
             byte_lowest: Default::default(),
@@ -416,6 +462,10 @@ impl Logic for ClueSolver {
             self,
             clock,
             state,
+            search_step,
+            board_write,
+            board_write_address,
+            board_write_data,
             rows_q,
             columns_q,
             last_line,
@@ -479,7 +529,20 @@ impl Logic for ClueSolver {
             undo_value,
             undo_second,
             nodes_q,
-            backtracks_q
+            backtracks_q,
+            guess_bit,
+            count_node,
+            count_backtrack,
+            scan_load,
+            guess_load,
+            cell_fixed,
+            cell_undone,
+            undo_reguess,
+            undo_last,
+            undo_outcome,
+            undo_keeps,
+            entry_column_bit,
+            undo_row_bit
         );
         self.line_solver.clock.next = self.clock.val();
         self.board.clock.next = self.clock.val();
@@ -569,8 +632,9 @@ impl Logic for ClueSolver {
         // The trail: pushed at `trail_top`; the entry below the top is
         // always on the read port (undoing pops it).
         self.trail.read_address.next = bit_cast::<TRAIL_BITS, 12>(self.trail_top.q.val() - 1);
-        self.trail.read_used.next =
-            (self.state.q.val() == State::Check) | (self.state.q.val() == State::UndoWrite);
+        self.trail.read_used.next = (self.state.q.val() == State::Search)
+            & ((self.search_step.q.val() == SearchStep::Check)
+                | (self.search_step.q.val() == SearchStep::UndoWrite));
         self.trail.write_enable.next = false;
         self.trail.write_address.next = bit_cast::<TRAIL_BITS, 12>(self.trail_top.q.val());
         self.trail.write_data.next = bit_cast::<16, 6>(self.copied_cell.q.val())
@@ -582,12 +646,41 @@ impl Logic for ClueSolver {
             self.trail.write_data.next =
                 bit_cast::<16, 6>(self.index.q.val()) | (bit_cast::<16, 6>(self.copied_cell.q.val()) << 6);
         }
-        self.guess_bit.next = self.one.val() << self.guess_column.q.val();
+        self.guess_bit.d.next = self.one.val() << self.guess_column.q.val();
+        self.entry_column_bit.d.next = self.one.val() << self.trail.read_data.val().get_bits::<6>(0);
+        self.undo_row_bit.d.next = self.one.val() << self.undo_row.q.val();
         self.marking.d.next = false;
         self.forgetting.d.next = false;
-        self.board.write_enable.next = false;
-        self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val());
-        self.board.write_data.next = 0.into();
+        // Counts change on registered pulses, a cycle after their state
+        // (their wide enables then come from flip-flops).
+        self.count_node.d.next = false;
+        self.count_backtrack.d.next = false;
+        self.cell_fixed.d.next = false;
+        self.cell_undone.d.next = false;
+        self.scan_load.d.next = false;
+        self.guess_load.d.next = false;
+        if self.count_node.q.val() {
+            self.nodes_q.d.next = self.nodes_q.q.val() + 1;
+        }
+        if self.count_backtrack.q.val() {
+            self.backtracks_q.d.next = self.backtracks_q.q.val() + 1;
+        }
+        if self.cell_fixed.q.val() {
+            self.known_cells.d.next = self.known_cells.q.val() + 1;
+        }
+        if self.cell_undone.q.val() {
+            self.known_cells.d.next = self.known_cells.q.val() - 1;
+        }
+        // Writes go through registers and reach the memory a cycle late:
+        // decoded from `state` straight into the block RAM's ports they held
+        // the clue bitstream to 88 MHz. No read needs a word in the cycle
+        // after it was written (the block RAM's check would catch it).
+        self.board.write_enable.next = self.board_write.q.val();
+        self.board.write_address.next = self.board_write_address.q.val();
+        self.board.write_data.next = self.board_write_data.q.val();
+        self.board_write.d.next = false;
+        self.board_write_address.d.next = bit_cast::<8, 6>(self.index.q.val());
+        self.board_write_data.d.next = 0.into();
         // The reply reads rows once the board is done; a visit's reads are
         // marked in its states below.
         self.board.read_used.next = self.state.q.val() == State::Done;
@@ -617,8 +710,8 @@ impl Logic for ClueSolver {
             State::Idle => {}
             State::Clear => {
                 // Known words of both copies: addresses 0..64 and 128..192.
-                self.board.write_enable.next = true;
-                self.board.write_address.next =
+                self.board_write.d.next = true;
+                self.board_write_address.d.next =
                     (self.counter.q.val() & 63) | ((self.counter.q.val() & 64) << 1);
                 self.counter.d.next = self.counter.q.val() + 1;
                 // m·n, as m additions of n (there is no multiplier).
@@ -654,7 +747,8 @@ impl Logic for ClueSolver {
                             self.state.d.next = State::Done;
                         } else {
                             self.save_row.d.next = 0.into();
-                            self.state.d.next = State::SaveRead;
+                            self.state.d.next = State::Search;
+                            self.search_step.d.next = SearchStep::SaveRead;
                         }
                     } else if self.no_search.q.val() {
                         self.outcome_q.d.next = self.stalled.val();
@@ -662,7 +756,8 @@ impl Logic for ClueSolver {
                         self.state.d.next = State::Done;
                     } else {
                         self.backtracking.d.next = false;
-                        self.state.d.next = State::Check;
+                        self.state.d.next = State::Search;
+                        self.search_step.d.next = SearchStep::Check;
                     }
                 } else if self.line_dirty.q.val() {
                     self.state.d.next = State::Fetch;
@@ -703,7 +798,8 @@ impl Logic for ClueSolver {
                     if !self.line_solver.feasible.val() {
                         if self.searching.q.val() {
                             self.backtracking.d.next = true;
-                            self.state.d.next = State::Check;
+                            self.state.d.next = State::Search;
+                            self.search_step.d.next = SearchStep::Check;
                         } else {
                             self.outcome_q.d.next = self.contradiction.val();
                             self.done_q.d.next = true;
@@ -713,18 +809,18 @@ impl Logic for ClueSolver {
                 }
             }
             State::WriteKnown => {
-                self.board.write_enable.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val())
+                self.board_write.d.next = true;
+                self.board_write_address.d.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
-                self.board.write_data.next = self.new_known.q.val();
+                self.board_write_data.d.next = self.new_known.q.val();
                 self.state.d.next = State::WriteValue;
             }
             State::WriteValue => {
-                self.board.write_enable.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.index.q.val())
+                self.board_write.d.next = true;
+                self.board_write_address.d.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
                     | 64;
-                self.board.write_data.next = self.new_value.q.val();
+                self.board_write_data.d.next = self.new_value.q.val();
                 self.copied_cell.d.next = self.lowest_cell.val();
                 self.state.d.next = State::Advance;
                 if self.fresh.q.val().any() {
@@ -747,23 +843,23 @@ impl Logic for ClueSolver {
                 self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
                     | 64;
-                self.board.write_enable.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
+                self.board_write.d.next = true;
+                self.board_write_address.d.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
-                self.board.write_data.next = self.board.read_data.val() | self.line_bit.q.val();
+                self.board_write_data.d.next = self.board.read_data.val() | self.line_bit.q.val();
                 self.state.d.next = State::CrossValue;
             }
             State::CrossValue => {
-                self.board.write_enable.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
+                self.board_write.d.next = true;
+                self.board_write_address.d.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
                     | 64;
-                self.board.write_data.next = self.board.read_data.val() & !self.line_bit.q.val();
+                self.board_write_data.d.next = self.board.read_data.val() & !self.line_bit.q.val();
                 if self.copied_value.q.val() {
-                    self.board.write_data.next = self.board.read_data.val() | self.line_bit.q.val();
+                    self.board_write_data.d.next = self.board.read_data.val() | self.line_bit.q.val();
                 }
                 self.copied_cell.d.next = self.lowest_cell.val();
-                self.known_cells.d.next = self.known_cells.q.val() + 1;
+                self.cell_fixed.d.next = true;
                 // Since the first guess every fixed cell goes on the trail.
                 if self.searching.q.val() {
                     self.trail.write_enable.next = true;
@@ -781,148 +877,168 @@ impl Logic for ClueSolver {
                 self.after_guess.d.next = false;
                 self.state.d.next = State::Seek;
             }
-            State::Check => {
-                if self.over_budget.q.val() | (!self.backtracking.q.val() & !self.trail_fits.q.val()) {
-                    self.giving_up.d.next = true;
-                    self.state.d.next = State::UndoRow;
-                    if self.trail_empty.q.val() {
-                        self.outcome_q.d.next = self.gave_up.val();
-                        self.done_q.d.next = true;
-                        self.state.d.next = State::Done;
+            State::Search => match self.search_step.q.val() {
+                SearchStep::Check => {
+                    if self.over_budget.q.val() | (!self.backtracking.q.val() & !self.trail_fits.q.val()) {
+                        self.giving_up.d.next = true;
+                        self.state.d.next = State::Search;
+                        self.search_step.d.next = SearchStep::UndoRow;
+                        if self.trail_empty.q.val() {
+                            self.outcome_q.d.next = self.gave_up.val();
+                            self.done_q.d.next = true;
+                            self.state.d.next = State::Done;
+                        }
+                    } else if self.backtracking.q.val() {
+                        self.forgetting.d.next = true;
+                        self.count_backtrack.d.next = true;
+                        self.state.d.next = State::Search;
+                        self.search_step.d.next = SearchStep::UndoRow;
+                    } else {
+                        self.state.d.next = State::Search;
+                        self.search_step.d.next = SearchStep::ScanRead;
                     }
-                } else if self.backtracking.q.val() {
-                    self.forgetting.d.next = true;
-                    self.backtracks_q.d.next = self.backtracks_q.q.val() + 1;
-                    self.state.d.next = State::UndoRow;
-                } else {
-                    self.state.d.next = State::ScanRead;
                 }
-            }
-            State::ScanRead => {
-                self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.scan_row.q.val());
-                self.state.d.next = State::ScanCheck;
-            }
-            State::ScanCheck => {
-                self.fresh.d.next = !self.board.read_data.val() & self.column_mask.q.val();
-                self.state.d.next = State::ScanWait;
-            }
-            State::ScanWait => {
-                self.state.d.next = State::ScanPick;
-            }
-            State::ScanPick => {
-                if self.byte_any.q.val().any() {
-                    // Filled first: on random puzzles either order decides
-                    // as many (`search_plan`), and filled cells fix more.
-                    self.guess_row.d.next = self.scan_row.q.val();
-                    self.guess_column.d.next = self.lowest_cell.val();
-                    self.guess_value.d.next = true;
-                    self.guess_second.d.next = false;
-                    self.nodes_q.d.next = self.nodes_q.q.val() + 1;
-                    self.state.d.next = State::GuessFetch;
-                } else {
-                    self.scan_row.d.next = self.scan_row.q.val() + 1;
-                    self.state.d.next = State::ScanRead;
+                SearchStep::ScanRead => {
+                    self.board.read_used.next = true;
+                    self.board.read_address.next = bit_cast::<8, 6>(self.scan_row.q.val());
+                    self.scan_load.d.next = true;
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::ScanCheck;
                 }
-            }
-            State::GuessFetch => {
-                self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val());
-                self.searching.d.next = true;
-                self.line.d.next = bit_cast::<8, 6>(self.guess_row.q.val());
-                self.index.d.next = self.guess_row.q.val();
-                self.is_column.d.next = false;
-                self.length.d.next = self.columns_q.q.val();
-                self.scan_row.d.next = self.guess_row.q.val();
-                self.line_bit.d.next = self.one.val() << self.guess_row.q.val();
-                self.marking.d.next = true;
-                self.guess_pending.d.next = true;
-                self.after_guess.d.next = true;
-                self.state.d.next = State::GuessLoad;
-            }
-            State::GuessLoad => {
-                self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val()) | 64;
-                self.line_known.d.next = self.board.read_data.val();
-                self.state.d.next = State::GuessSet;
-            }
-            State::GuessSet => {
-                self.new_known.d.next = self.line_known.q.val() | self.guess_bit.val();
-                self.new_value.d.next = self.board.read_data.val() & !self.guess_bit.val();
-                if self.guess_value.q.val() {
-                    self.new_value.d.next = self.board.read_data.val() | self.guess_bit.val();
+                SearchStep::ScanCheck => {
+                    // (`fresh` takes the row's unknown cells: see `scan_load`.)
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::ScanWait;
                 }
-                self.fresh.d.next = self.guess_bit.val();
-                self.state.d.next = State::WriteKnown;
-            }
-            State::SaveRead => {
-                self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.save_row.q.val()) | 64;
-                self.state.d.next = State::SaveWrite;
-            }
-            State::SaveWrite => {
-                self.solution.write_enable.next = true;
-                self.save_row.d.next = self.save_row.q.val() + 1;
-                self.state.d.next = State::SaveRead;
-                if self.save_last.q.val() {
-                    self.solution_kept.d.next = true;
-                    self.backtracking.d.next = true;
-                    self.state.d.next = State::Check;
+                SearchStep::ScanWait => {
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::ScanPick;
                 }
-            }
-            State::UndoRow => {
-                self.undo_row.d.next = self.trail.read_data.val().get_bits::<6>(6);
-                self.undo_column.d.next = self.trail.read_data.val().get_bits::<6>(0);
-                self.undo_guess.d.next = self.trail.read_data.val().get_bit(12);
-                self.undo_value.d.next = self.trail.read_data.val().get_bit(13);
-                self.undo_second.d.next = self.trail.read_data.val().get_bit(14);
-                self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.trail.read_data.val().get_bits::<6>(6));
-                self.trail_top.d.next = self.trail_top.q.val() - 1;
-                self.known_cells.d.next = self.known_cells.q.val() - 1;
-                self.state.d.next = State::UndoColumn;
-            }
-            State::UndoColumn => {
-                self.board.write_enable.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.undo_row.q.val());
-                self.board.write_data.next =
-                    self.board.read_data.val() & !(self.one.val() << self.undo_column.q.val());
-                self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
-                self.state.d.next = State::UndoWrite;
-            }
-            State::UndoWrite => {
-                self.board.write_enable.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
-                self.board.write_data.next =
-                    self.board.read_data.val() & !(self.one.val() << self.undo_row.q.val());
-                self.state.d.next = State::UndoRow;
-                if self.giving_up.q.val() {
-                    if self.trail_empty.q.val() {
-                        self.outcome_q.d.next = self.gave_up.val();
-                        self.done_q.d.next = true;
-                        self.state.d.next = State::Done;
+                SearchStep::ScanPick => {
+                    if self.byte_any.q.val().any() {
+                        // Filled first: on random puzzles either order decides
+                        // as many (`search_plan`), and filled cells fix more.
+                        self.guess_row.d.next = self.scan_row.q.val();
+                        self.guess_column.d.next = self.lowest_cell.val();
+                        self.guess_value.d.next = true;
+                        self.guess_second.d.next = false;
+                        self.count_node.d.next = true;
+                        self.state.d.next = State::Search;
+                        self.search_step.d.next = SearchStep::GuessFetch;
+                    } else {
+                        self.scan_row.d.next = self.scan_row.q.val() + 1;
+                        self.state.d.next = State::Search;
+                        self.search_step.d.next = SearchStep::ScanRead;
                     }
-                } else if self.undo_guess.q.val() & !self.undo_second.q.val() {
-                    // The guess's other value.
-                    self.guess_row.d.next = self.undo_row.q.val();
-                    self.guess_column.d.next = self.undo_column.q.val();
-                    self.guess_value.d.next = !self.undo_value.q.val();
-                    self.guess_second.d.next = true;
-                    self.nodes_q.d.next = self.nodes_q.q.val() + 1;
-                    self.state.d.next = State::GuessFetch;
-                } else if self.trail_empty.q.val() {
-                    // Every guess refuted: the kept solution is the only
-                    // one, or there is none.
-                    self.outcome_q.d.next = self.contradiction.val();
+                }
+                SearchStep::GuessFetch => {
+                    self.board.read_used.next = true;
+                    self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val());
+                    self.searching.d.next = true;
+                    self.line.d.next = bit_cast::<8, 6>(self.guess_row.q.val());
+                    self.index.d.next = self.guess_row.q.val();
+                    self.is_column.d.next = false;
+                    self.length.d.next = self.columns_q.q.val();
+                    self.scan_row.d.next = self.guess_row.q.val();
+                    self.line_bit.d.next = self.one.val() << self.guess_row.q.val();
+                    self.marking.d.next = true;
+                    self.guess_pending.d.next = true;
+                    self.after_guess.d.next = true;
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::GuessLoad;
+                }
+                SearchStep::GuessLoad => {
+                    self.board.read_used.next = true;
+                    self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val()) | 64;
+                    self.line_known.d.next = self.board.read_data.val();
+                    self.guess_load.d.next = true;
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::GuessSet;
+                }
+                SearchStep::GuessSet => {
+                    // (The row's words take the guess: see `guess_load`.)
+                    self.state.d.next = State::WriteKnown;
+                }
+                SearchStep::SaveRead => {
+                    self.board.read_used.next = true;
+                    self.board.read_address.next = bit_cast::<8, 6>(self.save_row.q.val()) | 64;
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::SaveWrite;
+                }
+                SearchStep::SaveWrite => {
+                    self.solution.write_enable.next = true;
+                    self.save_row.d.next = self.save_row.q.val() + 1;
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::SaveRead;
+                    if self.save_last.q.val() {
+                        self.solution_kept.d.next = true;
+                        self.backtracking.d.next = true;
+                        self.state.d.next = State::Search;
+                        self.search_step.d.next = SearchStep::Check;
+                    }
+                }
+                SearchStep::UndoRow => {
+                    self.undo_row.d.next = self.trail.read_data.val().get_bits::<6>(6);
+                    self.undo_column.d.next = self.trail.read_data.val().get_bits::<6>(0);
+                    self.undo_guess.d.next = self.trail.read_data.val().get_bit(12);
+                    self.undo_value.d.next = self.trail.read_data.val().get_bit(13);
+                    self.undo_second.d.next = self.trail.read_data.val().get_bit(14);
+                    self.board.read_used.next = true;
+                    self.board.read_address.next =
+                        bit_cast::<8, 6>(self.trail.read_data.val().get_bits::<6>(6));
+                    self.trail_top.d.next = self.trail_top.q.val() - 1;
+                    self.cell_undone.d.next = true;
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::UndoColumn;
+                }
+                SearchStep::UndoColumn => {
+                    self.board_write.d.next = true;
+                    self.board_write_address.d.next = bit_cast::<8, 6>(self.undo_row.q.val());
+                    self.board_write_data.d.next =
+                        self.board.read_data.val() & !self.entry_column_bit.q.val();
+                    // What UndoWrite does, decided here from registers: the
+                    // guess's other value; or, with the trail empty, the end
+                    // (the kept solution is the only one, or there is none,
+                    // or the budget ran out).
+                    self.undo_reguess.d.next =
+                        !self.giving_up.q.val() & self.undo_guess.q.val() & !self.undo_second.q.val();
+                    self.undo_last.d.next = self.trail_top.q.val() == 0;
+                    self.undo_outcome.d.next = self.contradiction.val();
                     if self.solution_kept.q.val() {
-                        self.outcome_q.d.next = self.solved.val();
-                        self.answer_kept.d.next = true;
+                        self.undo_outcome.d.next = self.solved.val();
                     }
-                    self.done_q.d.next = true;
-                    self.state.d.next = State::Done;
+                    if self.giving_up.q.val() {
+                        self.undo_outcome.d.next = self.gave_up.val();
+                    }
+                    self.undo_keeps.d.next = self.solution_kept.q.val() & !self.giving_up.q.val();
+                    self.board.read_used.next = true;
+                    self.board.read_address.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::UndoWrite;
                 }
-            }
+                SearchStep::UndoWrite => {
+                    self.board_write.d.next = true;
+                    self.board_write_address.d.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
+                    self.board_write_data.d.next = self.board.read_data.val() & !self.undo_row_bit.q.val();
+                    self.state.d.next = State::Search;
+                    self.search_step.d.next = SearchStep::UndoRow;
+                    if self.undo_reguess.q.val() {
+                        // The guess's other value.
+                        self.guess_row.d.next = self.undo_row.q.val();
+                        self.guess_column.d.next = self.undo_column.q.val();
+                        self.guess_value.d.next = !self.undo_value.q.val();
+                        self.guess_second.d.next = true;
+                        self.count_node.d.next = true;
+                        self.state.d.next = State::Search;
+                        self.search_step.d.next = SearchStep::GuessFetch;
+                    } else if self.undo_last.q.val() {
+                        self.outcome_q.d.next = self.undo_outcome.q.val();
+                        self.answer_kept.d.next = self.undo_keeps.q.val();
+                        self.done_q.d.next = true;
+                        self.state.d.next = State::Done;
+                    }
+                }
+            },
             State::Done => {}
             _ => {
                 self.state.d.next = State::Idle;
@@ -978,6 +1094,21 @@ impl Logic for ClueSolver {
                 self.dirty_columns.d.next =
                     self.dirty_columns.q.val() | (self.one.val() << self.copied_cell.q.val());
             }
+        }
+        // The search's loads of the wide registers, on registered pulses
+        // (decoded from the search's steps they cost the clue bitstream
+        // 100 MHz): ScanCheck takes the scanned row's unknown cells into
+        // `fresh`; GuessSet sets the guessed cell in the row's words.
+        if self.scan_load.q.val() {
+            self.fresh.d.next = !self.board.read_data.val() & self.column_mask.q.val();
+        }
+        if self.guess_load.q.val() {
+            self.new_known.d.next = self.line_known.q.val() | self.guess_bit.q.val();
+            self.new_value.d.next = self.board.read_data.val() & !self.guess_bit.q.val();
+            if self.guess_value.q.val() {
+                self.new_value.d.next = self.board.read_data.val() | self.guess_bit.q.val();
+            }
+            self.fresh.d.next = self.guess_bit.q.val();
         }
         if self.marking.q.val() {
             self.dirty_rows.d.next = self.dirty_rows.q.val() | self.line_bit.q.val();
@@ -1044,10 +1175,13 @@ impl Logic for ClueSolver {
         }
         if self.abort.val() {
             self.state.d.next = State::Idle;
+            self.board_write.d.next = false;
             self.filling.d.next = false;
             self.start_line.d.next = false;
             self.marking.d.next = false;
             self.forgetting.d.next = false;
+            self.scan_load.d.next = false;
+            self.guess_load.d.next = false;
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::link::{self, LinkConfig, DEFAULT_BAUD};
 use crate::puzzle::{Format, Puzzle};
 use crate::report::{self, exit, Report, SearchOptions, SendOptions, Status};
+use crate::solver::LineOutcome;
 use crate::wire;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nonogram_hdl::board_model::Engine;
@@ -137,7 +138,8 @@ pub struct SendArgs {
     /// The board's engine: `auto` asks the board (QUERY) and uses the clue
     /// engine (protocol v2) when it has one, else the DNF engine (protocol
     /// v1). With --sim, `auto` simulates the default (DNF) bitstream when the
-    /// puzzle fits it, else the clue engine's.
+    /// puzzle fits it and line logic decides it, else the clue engine's
+    /// (which searches where line logic stalls).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
     /// Send every cell of every option (zeros too), as the original host did.
@@ -369,15 +371,17 @@ fn send(a: &SendArgs) -> i32 {
         Err(e) => return print_report(&Report::error(&file, e), a.json),
     };
     // The simulated board's bitstream: the one asked for, or with `auto`
-    // the default (DNF) one when the puzzle fits it, else the clue engine's.
-    let sim_engine = a
-        .engine
-        .engine()
-        .unwrap_or(if wire::check_capacity(&puzzle).is_ok() {
+    // the default (DNF) one when the puzzle fits it and line logic decides
+    // it, else the clue engine's, which can also search.
+    let sim_engine = a.engine.engine().unwrap_or_else(|| {
+        let decided =
+            || crate::solver::line_solve(&puzzle.rows, &puzzle.columns).outcome != LineOutcome::Stalled;
+        if wire::check_capacity(&puzzle).is_ok() && decided() {
             Engine::Dnf
         } else {
             Engine::Clues
-        });
+        }
+    });
     // Refuse before touching the port what no board could take.
     let dnf_fit = wire::check_capacity(&puzzle);
     let clue_fit = wire::check_clue_capacity(

@@ -75,7 +75,9 @@ pub struct Report {
     pub rows: Vec<String>,
     /// With several solutions, a second one (same form as `rows`).
     pub other_rows: Option<Vec<String>>,
-    /// "board", "board+host" (the board stalled, the host finished) or "host".
+    /// Who decided the answer (its uniqueness, or that there is none):
+    /// "board" (the board alone), "board+host" (the board stalled or gave up,
+    /// the host finished) or "host"; null when nothing was decided.
     pub solved_by: Option<String>,
     /// The board's engine that took the puzzle: "dnf" (options, protocol v1)
     /// or "clues" (clues, protocol v2); null when no board was asked.
@@ -91,6 +93,10 @@ pub struct Report {
     pub board_seconds: Option<f64>,
     /// The board's passes over every line (saturating at 255).
     pub passes: Option<u8>,
+    /// The board's search (clue engine): guesses made and times it went
+    /// back; 0 when line logic sufficed. (It does not probe.)
+    pub board_nodes: Option<u32>,
+    pub board_backtracks: Option<u32>,
     /// Options of the puzzle (host count) and as the board counted them.
     pub options: u64,
     pub board_options: Option<u16>,
@@ -135,6 +141,8 @@ impl Report {
             cycles: None,
             board_seconds: None,
             passes: None,
+            board_nodes: None,
+            board_backtracks: None,
             options: wire::total_options(puzzle),
             board_options: None,
             bytes_sent: None,
@@ -170,6 +178,8 @@ impl Report {
             cycles: None,
             board_seconds: None,
             passes: None,
+            board_nodes: None,
+            board_backtracks: None,
             options: 0,
             board_options: None,
             bytes_sent: None,
@@ -327,6 +337,10 @@ impl Report {
         }
         if let (Some(c), Some(t)) = (self.cycles, self.board_seconds) {
             let passes = self.passes.map(|p| format!(", {p} passes")).unwrap_or_default();
+            let search = match (self.board_nodes, self.board_backtracks) {
+                (Some(n), Some(b)) if n > 0 => format!(", {n} search nodes, {b} backtracks"),
+                _ => String::new(),
+            };
             let engine = match self.engine.as_deref() {
                 Some("clues") => "the clue engine".to_string(),
                 _ => format!(
@@ -335,7 +349,7 @@ impl Report {
                 ),
             };
             s.push_str(&format!(
-                "board: {c} cycles ({}) at 100 MHz{passes}, {engine}\n",
+                "board: {c} cycles ({}) at 100 MHz{passes}{search}, {engine}\n",
                 human_seconds(t),
             ));
         }
@@ -552,6 +566,7 @@ fn finish_by_search(
         }
         (Some(first), Some(second)) => {
             report.status = Status::SeveralSolutions;
+            report.solved_by = Some(by.into());
             report.message = Some(format!(
                 "{before} left {unknown} cells unknown; search found two solutions or more ({nodes} nodes)"
             ));
@@ -560,6 +575,7 @@ fn finish_by_search(
         }
         _ => {
             report.status = Status::NoSolution;
+            report.solved_by = Some(by.into());
             report.message = Some(format!(
                 "{before} left {unknown} cells unknown; search found no solution ({nodes} nodes)"
             ));
@@ -658,6 +674,15 @@ pub fn report_reply(
     report.board_seconds = Some(reply.cycles as f64 / BOARD_CLOCK_HZ as f64);
     report.passes = Some(reply.passes);
     report.board_options = Some(reply.options);
+    if report.engine.as_deref() == Some("clues") {
+        report.board_nodes = Some(reply.nodes);
+        report.board_backtracks = Some(reply.backtracks);
+    }
+    let searched = reply.nodes > 0;
+    let search_text = format!(
+        "the board searched {} nodes with {} backtracks",
+        reply.nodes, reply.backtracks
+    );
     match reply.outcome {
         outcome::OVER_CAPACITY => {
             report.status = Status::OverCapacity;
@@ -673,7 +698,8 @@ pub fn report_reply(
             ));
             return report;
         }
-        outcome::SOLVED | outcome::STALLED | outcome::CONTRADICTION => {}
+        outcome::SOLVED | outcome::STALLED | outcome::CONTRADICTION | outcome::SEVERAL | outcome::GAVE_UP => {
+        }
         outcome::INFO => return report.with_error("the board sent an INFO reply instead of a board"),
         o => return report.with_error(format!("the board sent an unknown outcome {o}")),
     }
@@ -691,7 +717,7 @@ pub fn report_reply(
     report.set_cells(cells.clone());
     match reply.outcome {
         outcome::SOLVED => {
-            report.line_logic = Some("solved".into());
+            report.line_logic = Some(if searched { "stalled" } else { "solved" }.into());
             let Some(picture) = cells.iter().copied().collect::<Option<Vec<bool>>>() else {
                 return report.with_error("the board says solved but sent unknown cells");
             };
@@ -703,17 +729,68 @@ pub fn report_reply(
             report.status = Status::Solved;
             report.solutions = Some(1);
             report.solved_by = Some("board".into());
+            if searched {
+                report.message = Some(format!("{search_text}: the solution is unique"));
+            }
+        }
+        outcome::SEVERAL => {
+            report.line_logic = Some("stalled".into());
+            let first: Option<Vec<bool>> = cells.iter().copied().collect();
+            let Some(first) = first.filter(|_| reply.differs.len() == w * h) else {
+                return report.with_error("the board says several solutions but sent an incomplete pair");
+            };
+            let second: Vec<bool> = first.iter().zip(&reply.differs).map(|(a, d)| a ^ d).collect();
+            for (name, grid) in [("first", &first), ("second", &second)] {
+                if let Err(e) = puzzle.check_solution(grid) {
+                    return report.with_error(format!(
+                        "the board says several solutions but its {name} breaks the clues: {e}"
+                    ));
+                }
+            }
+            if first == second {
+                return report.with_error("the board says several solutions but sent the same one twice");
+            }
+            report.status = Status::SeveralSolutions;
+            report.solutions = Some(2);
+            report.solved_by = Some("board".into());
+            report.message = Some(format!("{search_text}: two solutions or more"));
+            report.set_other(second);
         }
         outcome::CONTRADICTION => {
-            report.line_logic = Some("contradiction".into());
             report.status = Status::NoSolution;
             report.solutions = Some(0);
             let line = reply.detail as usize;
-            report.message = Some(if line < w + h {
-                format!("{} lost all its options", puzzle.line_name(line))
+            if searched {
+                report.line_logic = Some("stalled".into());
+                report.solved_by = Some("board".into());
+                report.message = Some(format!("{search_text}: no guess led to a solution"));
             } else {
-                "a line lost all its options".into()
-            });
+                report.line_logic = Some("contradiction".into());
+                report.solved_by = Some("board".into());
+                report.message = Some(if line < w + h {
+                    format!("{} lost all its options", puzzle.line_name(line))
+                } else {
+                    "a line lost all its options".into()
+                });
+            }
+        }
+        outcome::GAVE_UP => {
+            report.line_logic = Some("stalled".into());
+            let unknown = cells.iter().filter(|c| c.is_none()).count();
+            let why = format!("{search_text} and ran out of its budget");
+            if no_finish {
+                report.status = Status::GaveUp;
+                report.message = Some(format!("{why}; line logic left {unknown} cells unknown"));
+                return report;
+            }
+            return finish_by_search(
+                puzzle,
+                report,
+                &cells,
+                "board+host",
+                &format!("{why}; line logic"),
+                search,
+            );
         }
         _ => {
             report.line_logic = Some("stalled".into());
@@ -756,6 +833,7 @@ pub fn solve_in_software(puzzle: &Puzzle, options: &SearchOptions) -> Report {
         }
         LineOutcome::Contradiction => {
             report.line_logic = Some("contradiction".into());
+            report.solved_by = Some("host".into());
             report.status = Status::NoSolution;
             report.solutions = Some(0);
             if let Some(line) = lines.contradiction_line {

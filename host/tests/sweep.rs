@@ -48,6 +48,7 @@ fn the_core_agrees_with_the_model_on_random_puzzles() {
             threads: 2,
             out: Some(out.clone()),
             backend,
+            budget: 0,
         };
         let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden()).unwrap();
         for f in &failures {
@@ -99,6 +100,7 @@ fn the_clue_core_agrees_with_its_model_and_the_other_line_solvers() {
             threads: 2,
             out: Some(out.clone()),
             backend,
+            budget: 0,
         };
         let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden()).unwrap();
         for f in &failures {
@@ -115,6 +117,37 @@ fn the_clue_core_agrees_with_its_model_and_the_other_line_solvers() {
         assert!(stats.solved > 0 || !all_fit_dnf, "{stats:?}");
         // At least the line solver's 2k + 2 steps a visit.
         assert!(stats.solver_cycles > 2 * stats.visits, "{stats:?}");
+    }
+    assert!(!out.exists(), "no disagreement, no file");
+}
+
+/// The clue engine's search: where line logic stalls, the core searches,
+/// and every choice, cycle and answer must be the model's (and the answers
+/// the software solver's).
+#[test]
+fn the_clue_core_searches_as_its_model_does() {
+    let out = temp_dir("sweep-test-search-failures");
+    for backend in backends() {
+        let count = if backend == Backend::Verilator { 400 } else { 30 };
+        let config = Config {
+            engine: Engine::Clues,
+            sizes: 5..=10,
+            count,
+            density: 0.5,
+            seed: 22,
+            threads: 2,
+            out: Some(out.clone()),
+            backend,
+            budget: 10,
+        };
+        let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden()).unwrap();
+        for f in &failures {
+            eprintln!("{}", sweep::failure_text(f));
+        }
+        assert_eq!(stats.disagreements, 0, "{stats:?}");
+        assert_eq!(stats.stalled, 0, "a budget leaves no stall: {stats:?}");
+        assert!(stats.searched > count / 5 && stats.several > 0, "{stats:?}");
+        assert!(stats.nodes >= stats.searched && stats.backtracks > 0, "{stats:?}");
     }
     assert!(!out.exists(), "no disagreement, no file");
 }

@@ -52,7 +52,7 @@ while (stimulus[at] != 0) begin
   end
   start = 1; @(posedge clock); #1; start = 0;
   guard = 0;
-  while (!done && guard < 20000000) begin @(posedge clock); #1; guard = guard + 1; end
+  while (!done && guard < 2000000) begin @(posedge clock); #1; guard = guard + 1; end
   $display("%0d %0d %0d %0d %0d %0d %0d", outcome, contradiction_line, passes, cycles,
            nodes, backtracks, all_known);
   for (r = 0; r < rows; r = r + 1) begin

@@ -58,6 +58,8 @@ pub struct Config {
     pub out: Option<PathBuf>,
     /// What steps the cores.
     pub backend: Backend,
+    /// The clue engine's search budget, units of 2^20 cycles (0: line logic alone).
+    pub budget: u16,
 }
 
 /// What a sweep found.
@@ -68,6 +70,14 @@ pub struct Stats {
     pub solved: u64,
     pub stalled: u64,
     pub contradictions: u64,
+    /// The clue engine's search: puzzles with several solutions, puzzles
+    /// whose budget ran out, and puzzles that needed search at all.
+    pub several: u64,
+    pub gave_up: u64,
+    pub searched: u64,
+    /// Search nodes and backtracks (the model's counts), summed.
+    pub nodes: u64,
+    pub backtracks: u64,
     /// Puzzles sent with every cell of every option.
     pub every_cell: u64,
     /// Pictures drawn again because their puzzle was over the board's capacity.
@@ -98,6 +108,11 @@ impl Stats {
         self.solved += o.solved;
         self.stalled += o.stalled;
         self.contradictions += o.contradictions;
+        self.several += o.several;
+        self.gave_up += o.gave_up;
+        self.searched += o.searched;
+        self.nodes += o.nodes;
+        self.backtracks += o.backtracks;
         self.every_cell += o.every_cell;
         self.redrawn += o.redrawn;
         self.given_up += o.given_up;
@@ -226,7 +241,7 @@ pub fn write_failure(dir: &Path, stem: &str, failure: &Failure) -> std::io::Resu
 /// core cannot be started.
 pub fn sweep(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats, Vec<Failure>)> {
     let cores = (0..config.threads.max(1))
-        .map(|_| Core::new(config.engine, config.backend))
+        .map(|_| Core::new(config.engine, config.backend).map(|c| c.with_budget(config.budget)))
         .collect::<std::io::Result<Vec<Core>>>()?;
     let next_index = AtomicU64::new(0);
     let failures = Mutex::new(Vec::new());
@@ -258,8 +273,13 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats,
                         match run.expected.outcome {
                             outcome::SOLVED => stats.solved += 1,
                             outcome::STALLED => stats.stalled += 1,
+                            outcome::SEVERAL => stats.several += 1,
+                            outcome::GAVE_UP => stats.gave_up += 1,
                             _ => stats.contradictions += 1,
                         }
+                        stats.searched += (run.expected.nodes > 0) as u64;
+                        stats.nodes += run.expected.nodes;
+                        stats.backtracks += run.expected.backtracks;
                         stats.options += run.expected.options as u64;
                         stats.options_read += run.expected.options_read;
                         stats.visits += run.expected.visits;
@@ -395,6 +415,13 @@ pub struct Args {
     /// Seed of the random puzzles (puzzle i depends only on the seed and i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The clue engine's search budget in cycles (rounded up to a multiple
+    /// of 2^20): where line logic stalls, the core searches, and the sweep
+    /// checks its choices, cycles and answers against the model and the
+    /// software solver. 0: line logic alone.
+    #[arg(long, value_name = "CYCLES", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=crate::wire::MAX_BUDGET_CYCLES))]
+    pub budget: u64,
     /// Worker threads, each with its own simulated core (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
     pub threads: Option<usize>,
@@ -445,6 +472,7 @@ pub fn run(args: &Args) -> i32 {
         threads: args.threads.unwrap_or_else(crate::census::default_threads).max(1),
         out: Some(args.out.clone()),
         backend,
+        budget: crate::wire::budget_units(args.budget),
     };
     let bar = if !args.quiet && !args.json && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(config.count);
@@ -484,6 +512,7 @@ pub fn run(args: &Args) -> i32 {
             "sizes": [sizes.start(), sizes.end()],
             "density": config.density,
             "seed": config.seed,
+            "budget_units": config.budget,
             "threads": config.threads,
             "stats": stats,
             // Options are the DNF engine's; the clue engine has none.
@@ -523,6 +552,17 @@ pub fn run(args: &Args) -> i32 {
                 String::new()
             }
         );
+        if config.budget > 0 {
+            println!(
+                "search (budget {} cycles): {} puzzles needed it, {} nodes and {} backtracks in all; {} with several solutions, {} gave up",
+                (config.budget as u64) << nonogram_hdl::clue_model::BUDGET_UNIT_BITS,
+                stats.searched,
+                stats.nodes,
+                stats.backtracks,
+                stats.several,
+                stats.gave_up
+            );
+        }
         let against = match config.engine {
             Engine::Dnf => "the core and the model",
             Engine::Clues => "the core, the model, the DNF engine's model and the software line solver",
