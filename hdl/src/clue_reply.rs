@@ -57,6 +57,8 @@ enum MapStep {
     Pad,
     /// A full message: hand it over when the last one has gone.
     Emit,
+    /// After a map's last message: the next map, or the status.
+    Next,
 }
 
 #[derive(LogicBlock)]
@@ -97,6 +99,9 @@ pub struct ClueReply {
     /// High until the last byte has been handed to the transmitter.
     pub busy: Signal<Out, Bit>,
     phase: DFF<ReplyPhase>,
+    ready_q: DFF<Bit>,
+    started: DFF<Bit>,
+    start_now: Signal<Local, Bit>,
     message: DFF<Bits<16>>,
     pending: DFF<Bit>,
     low_next: DFF<Bit>,
@@ -133,8 +138,10 @@ pub struct ClueReply {
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
     cells_q: DFF<Bits<13>>,
-    nodes_q: DFF<Bits<32>>,
-    backtracks_q: DFF<Bits<32>>,
+    // A board's reply: the SEARCH fields are the engine's counts (they hold
+    // until the next board starts, and a new board's START_BOARD aborts
+    // this reply first); other replies send 0.
+    board_reply: DFF<Bit>,
     status_byte: Signal<Local, Bits<8>>,
     field_id: Signal<Local, Bits<4>>,
     value_bit: Constant<Bits<16>>,
@@ -175,8 +182,10 @@ impl Default for ClueReply {
             read_differs: Default::default(),
             differs_map: Default::default(),
             several_q: Default::default(),
-            nodes_q: Default::default(),
-            backtracks_q: Default::default(),
+            board_reply: Default::default(),
+            ready_q: Default::default(),
+            started: Default::default(),
+            start_now: Default::default(),
             field_id: Default::default(),
             refuse_outcome: Default::default(),
             refuse_detail: Default::default(),
@@ -243,6 +252,8 @@ impl Logic for ClueReply {
             self,
             clock,
             phase,
+            ready_q,
+            started,
             message,
             pending,
             low_next,
@@ -271,21 +282,26 @@ impl Logic for ClueReply {
             cycles_q,
             passes_q,
             cells_q,
-            nodes_q,
-            backtracks_q
+            board_reply
         );
         self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
         self.read_row.next = bit_cast::<6, 7>(self.row.q.val());
         self.read_value.next = !self.known_map.q.val();
         self.read_differs.next = self.differs_map.q.val();
 
-        // Send the pending message, high byte first.
-        self.tx_start.next = self.pending.q.val() & self.tx_ready.val();
+        // Send the pending message, high byte first. The transmitter's
+        // `ready` is taken through a register (combinational, its timer
+        // compare and this block's decisions missed 100 MHz together); in
+        // the cycle after a start the register is stale, so no start then.
+        self.ready_q.d.next = self.tx_ready.val();
+        self.start_now.next = self.pending.q.val() & self.ready_q.q.val() & !self.started.q.val();
+        self.started.d.next = self.start_now.val();
+        self.tx_start.next = self.start_now.val();
         self.tx_data.next = self.message.q.val().get_bits::<8>(8);
         if self.low_next.q.val() {
             self.tx_data.next = self.message.q.val().get_bits::<8>(0);
         }
-        if self.tx_start.val() {
+        if self.start_now.val() {
             self.low_next.d.next = !self.low_next.q.val();
             if self.low_next.q.val() {
                 self.pending.d.next = false;
@@ -333,28 +349,31 @@ impl Logic for ClueReply {
         }
         // Steps 15..=22: SEARCH, the nodes' bytes then the backtracks'.
         if self.step.q.val() == 15 {
-            self.status_byte.next = self.nodes_q.q.val().get_bits::<8>(0);
+            self.status_byte.next = self.nodes.val().get_bits::<8>(0);
         }
         if self.step.q.val() == 16 {
-            self.status_byte.next = self.nodes_q.q.val().get_bits::<8>(8);
+            self.status_byte.next = self.nodes.val().get_bits::<8>(8);
         }
         if self.step.q.val() == 17 {
-            self.status_byte.next = self.nodes_q.q.val().get_bits::<8>(16);
+            self.status_byte.next = self.nodes.val().get_bits::<8>(16);
         }
         if self.step.q.val() == 18 {
-            self.status_byte.next = self.nodes_q.q.val().get_bits::<8>(24);
+            self.status_byte.next = self.nodes.val().get_bits::<8>(24);
         }
         if self.step.q.val() == 19 {
-            self.status_byte.next = self.backtracks_q.q.val().get_bits::<8>(0);
+            self.status_byte.next = self.backtracks.val().get_bits::<8>(0);
         }
         if self.step.q.val() == 20 {
-            self.status_byte.next = self.backtracks_q.q.val().get_bits::<8>(8);
+            self.status_byte.next = self.backtracks.val().get_bits::<8>(8);
         }
         if self.step.q.val() == 21 {
-            self.status_byte.next = self.backtracks_q.q.val().get_bits::<8>(16);
+            self.status_byte.next = self.backtracks.val().get_bits::<8>(16);
         }
         if self.step.q.val() == 22 {
-            self.status_byte.next = self.backtracks_q.q.val().get_bits::<8>(24);
+            self.status_byte.next = self.backtracks.val().get_bits::<8>(24);
+        }
+        if (self.step.q.val() >= 15) & !self.board_reply.q.val() {
+            self.status_byte.next = 0.into();
         }
         self.field_id.next = bit_cast::<4, 5>(self.step.q.val());
         if self.step.q.val() >= 15 {
@@ -374,14 +393,11 @@ impl Logic for ClueReply {
                             | self.value_bit.val();
                         self.step.d.next = 0.into();
                         self.phase.d.next = ReplyPhase::Status;
+                        // (The first map's registers were set with the
+                        // verdict: fewer enables here, where they missed
+                        // 100 MHz.)
                         if self.rows_q.q.val() != 0 {
                             self.phase.d.next = ReplyPhase::Maps;
-                            self.known_map.d.next = !self.all_known_q.q.val();
-                            self.cells_left.d.next = self.cells_q.q.val();
-                            self.last_cell.d.next = self.one_cell.q.val();
-                            self.last_column.d.next = self.one_column.q.val();
-                            self.map_end.d.next = false;
-                            self.map_step.d.next = MapStep::Request;
                         }
                     } else {
                         self.step.d.next = 1.into();
@@ -448,26 +464,30 @@ impl Logic for ClueReply {
                             self.map_step.d.next = MapStep::Shift;
                         }
                         if self.map_end.q.val() {
-                            // The VALUES map follows the KNOWN map; for
-                            // SEVERAL the DIFFERS map follows; then the status.
-                            self.map_end.d.next = false;
-                            self.known_map.d.next = false;
-                            self.row.d.next = 0.into();
-                            self.column.d.next = 0.into();
-                            self.last_column.d.next = self.one_column.q.val();
-                            self.cells_left.d.next = self.cells_q.q.val();
-                            self.last_cell.d.next = self.one_cell.q.val();
-                            // (`word_valid` is low already: the last cell
-                            // is a row's last, and Shift cleared it there.)
-                            self.map_step.d.next = MapStep::Request;
-                            if !self.known_map.q.val() {
-                                if self.several_q.q.val() & !self.differs_map.q.val() {
-                                    self.differs_map.d.next = true;
-                                } else {
-                                    self.differs_map.d.next = false;
-                                    self.phase.d.next = ReplyPhase::Status;
-                                }
-                            }
+                            self.map_step.d.next = MapStep::Next;
+                        }
+                    }
+                }
+                MapStep::Next => {
+                    // The VALUES map follows the KNOWN map; for SEVERAL the
+                    // DIFFERS map follows; then the status. (A step of its
+                    // own: in Emit this chain of conditions missed 100 MHz.)
+                    self.map_end.d.next = false;
+                    self.known_map.d.next = false;
+                    self.row.d.next = 0.into();
+                    self.column.d.next = 0.into();
+                    self.last_column.d.next = self.one_column.q.val();
+                    self.cells_left.d.next = self.cells_q.q.val();
+                    self.last_cell.d.next = self.one_cell.q.val();
+                    // (`word_valid` is low already: the last cell is a
+                    // row's last, and Shift cleared it there.)
+                    self.map_step.d.next = MapStep::Request;
+                    if !self.known_map.q.val() {
+                        if self.several_q.q.val() & !self.differs_map.q.val() {
+                            self.differs_map.d.next = true;
+                        } else {
+                            self.differs_map.d.next = false;
+                            self.phase.d.next = ReplyPhase::Status;
                         }
                     }
                 }
@@ -516,8 +536,7 @@ impl Logic for ClueReply {
             self.word_valid.d.next = false;
             self.differs_map.d.next = false;
             self.several_q.d.next = false;
-            self.nodes_q.d.next = 0.into();
-            self.backtracks_q.d.next = 0.into();
+            self.board_reply.d.next = false;
             self.map_step.d.next = MapStep::Request;
             self.rows_q.d.next = 0.into();
             self.columns_q.d.next = 0.into();
@@ -526,6 +545,11 @@ impl Logic for ClueReply {
             self.passes_q.d.next = 0.into();
         }
         if self.board_done.val() {
+            // The first map: KNOWN if some cell is unknown, else VALUES.
+            self.known_map.d.next = !self.all_known.val();
+            self.cells_left.d.next = self.board_cells.val();
+            self.last_cell.d.next = self.board_cells.val() == 1;
+            self.last_column.d.next = self.columns.val() == 1;
             self.rows_q.d.next = self.rows.val();
             self.columns_q.d.next = self.columns.val();
             self.all_known_q.d.next = self.all_known.val();
@@ -537,8 +561,7 @@ impl Logic for ClueReply {
             self.cycles_q.d.next = self.cycles.val();
             self.passes_q.d.next = self.passes.val();
             self.several_q.d.next = self.solver_outcome.val() == self.several.val();
-            self.nodes_q.d.next = self.nodes.val();
-            self.backtracks_q.d.next = self.backtracks.val();
+            self.board_reply.d.next = true;
         }
         if self.refused.val() {
             self.outcome_q.d.next = bit_cast::<8, 3>(self.refuse_outcome.val());

@@ -183,6 +183,10 @@ pub struct ClueSolver {
     new_value: DFF<Bits<64>>,
     fresh: DFF<Bits<64>>,
     line_bit: DFF<Bits<64>>,
+    // The bit `line_bit` has a cycle later: the line's number for a visit
+    // (set in Look), the guessed column then row for a guess, the column
+    // then row of each cell undone.
+    bit_number: DFF<Bits<6>>,
     known_cells: DFF<Bits<13>>,
     // The lines a visit could still change (bit = row or column number).
     dirty_rows: DFF<Bits<64>>,
@@ -231,7 +235,6 @@ pub struct ClueSolver {
     solution_kept: DFF<Bit>,
     answer_kept: DFF<Bit>,
     guess_row: DFF<Bits<6>>,
-    guess_column: DFF<Bits<6>>,
     guess_value: DFF<Bit>,
     guess_second: DFF<Bit>,
     // The next trail push is the guess itself; the guess's Advance does not
@@ -252,23 +255,31 @@ pub struct ClueSolver {
     undo_second: DFF<Bit>,
     nodes_q: DFF<Bits<32>>,
     backtracks_q: DFF<Bits<32>>,
-    // One-hot masks, decoded every cycle from registers (or the trail's
-    // read port) into registers, so that no decoder sits between `state`
-    // and a wide register: the guessed column; the column of the trail
-    // entry on the read port; the row being undone.
-    guess_bit: DFF<Bits<64>>,
     count_node: DFF<Bit>,
+    // High in the cycle of a write (see the written word).
+    word_known: DFF<Bit>,
+    word_value: DFF<Bit>,
+    cross_known: DFF<Bit>,
+    cross_value: DFF<Bit>,
+    undo_second_write: DFF<Bit>,
     count_backtrack: DFF<Bit>,
     scan_load: DFF<Bit>,
     guess_load: DFF<Bit>,
+    to_guess: DFF<Bit>,
+    // `fresh` has a bit, a cycle late (the 64-bit OR is off the path into
+    // `state`): WriteValue and CrossValue come a cycle after `fresh` changed.
+    fresh_any: DFF<Bit>,
+    // The line is line 0, and the passes saturated: for Look, registered
+    // in Seek (the line does not move there).
+    at_line_zero: DFF<Bit>,
+    passes_full: DFF<Bit>,
+    latch_entry: Signal<Local, Bit>,
     cell_fixed: DFF<Bit>,
     cell_undone: DFF<Bit>,
     undo_reguess: DFF<Bit>,
     undo_last: DFF<Bit>,
     undo_outcome: DFF<Bits<3>>,
     undo_keeps: DFF<Bit>,
-    entry_column_bit: DFF<Bits<64>>,
-    undo_row_bit: DFF<Bits<64>>,
     unknown_cells: Signal<Local, Bits<13>>,
     // Newly fixed cells are copied lowest first. The lowest is found in two
     // registered steps (a 64-bit x & −x does not fit a 10 ns cycle): in
@@ -365,6 +376,7 @@ impl Default for ClueSolver {
             new_value: Default::default(),
             fresh: Default::default(),
             line_bit: Default::default(),
+            bit_number: Default::default(),
             dirty_rows: Default::default(),
             dirty_columns: Default::default(),
             line_dirty: Default::default(),
@@ -394,7 +406,6 @@ impl Default for ClueSolver {
             solution_kept: Default::default(),
             answer_kept: Default::default(),
             guess_row: Default::default(),
-            guess_column: Default::default(),
             guess_value: Default::default(),
             guess_second: Default::default(),
             guess_pending: Default::default(),
@@ -411,10 +422,19 @@ impl Default for ClueSolver {
             undo_second: Default::default(),
             nodes_q: Default::default(),
             backtracks_q: Default::default(),
-            guess_bit: Default::default(),
             count_node: Default::default(),
+            word_known: Default::default(),
+            word_value: Default::default(),
+            cross_known: Default::default(),
+            cross_value: Default::default(),
+            undo_second_write: Default::default(),
             scan_load: Default::default(),
             guess_load: Default::default(),
+            to_guess: Default::default(),
+            fresh_any: Default::default(),
+            at_line_zero: Default::default(),
+            passes_full: Default::default(),
+            latch_entry: Default::default(),
             count_backtrack: Default::default(),
             cell_fixed: Default::default(),
             cell_undone: Default::default(),
@@ -422,8 +442,6 @@ impl Default for ClueSolver {
             undo_last: Default::default(),
             undo_outcome: Default::default(),
             undo_keeps: Default::default(),
-            entry_column_bit: Default::default(),
-            undo_row_bit: Default::default(),
             unknown_cells: Default::default(),
             byte_any: Default::default(),
             byte_lowest: Default::default(),
@@ -513,7 +531,6 @@ impl Logic for ClueSolver {
             solution_kept,
             answer_kept,
             guess_row,
-            guess_column,
             guess_value,
             guess_second,
             guess_pending,
@@ -530,19 +547,26 @@ impl Logic for ClueSolver {
             undo_second,
             nodes_q,
             backtracks_q,
-            guess_bit,
             count_node,
+            word_known,
+            word_value,
+            cross_known,
+            cross_value,
+            undo_second_write,
             count_backtrack,
             scan_load,
             guess_load,
+            to_guess,
+            fresh_any,
+            at_line_zero,
+            passes_full,
             cell_fixed,
             cell_undone,
             undo_reguess,
             undo_last,
             undo_outcome,
             undo_keeps,
-            entry_column_bit,
-            undo_row_bit
+            bit_number
         );
         self.line_solver.clock.next = self.clock.val();
         self.board.clock.next = self.clock.val();
@@ -646,9 +670,9 @@ impl Logic for ClueSolver {
             self.trail.write_data.next =
                 bit_cast::<16, 6>(self.index.q.val()) | (bit_cast::<16, 6>(self.copied_cell.q.val()) << 6);
         }
-        self.guess_bit.d.next = self.one.val() << self.guess_column.q.val();
-        self.entry_column_bit.d.next = self.one.val() << self.trail.read_data.val().get_bits::<6>(0);
-        self.undo_row_bit.d.next = self.one.val() << self.undo_row.q.val();
+        // `line_bit` is one bit, `bit_number`, decoded a cycle late: a
+        // register to register decoder (see `bit_number`).
+        self.line_bit.d.next = self.one.val() << self.bit_number.q.val();
         self.marking.d.next = false;
         self.forgetting.d.next = false;
         // Counts change on registered pulses, a cycle after their state
@@ -659,6 +683,11 @@ impl Logic for ClueSolver {
         self.cell_undone.d.next = false;
         self.scan_load.d.next = false;
         self.guess_load.d.next = false;
+        self.to_guess.d.next = false;
+        self.latch_entry.next = false;
+        self.fresh_any.d.next = self.fresh.q.val().any();
+        self.at_line_zero.d.next = self.line.q.val() == 0;
+        self.passes_full.d.next = self.passes_q.q.val() == 255;
         if self.count_node.q.val() {
             self.nodes_q.d.next = self.nodes_q.q.val() + 1;
         }
@@ -680,7 +709,32 @@ impl Logic for ClueSolver {
         self.board.write_data.next = self.board_write_data.q.val();
         self.board_write.d.next = false;
         self.board_write_address.d.next = bit_cast::<8, 6>(self.index.q.val());
+        // The written word, chosen by pulses that are high in the cycle of
+        // the write (decoded from `state` this multiplexer missed 100 MHz):
+        // WriteKnown and WriteValue write the visit's words; CrossKnown
+        // sets `line_bit` in the other copy, CrossValue sets or clears it;
+        // UndoColumn and UndoWrite clear it; Clear writes 0.
+        self.word_known.d.next = self.line_solver.done.val() | self.guess_load.q.val();
+        self.word_value.d.next = self.word_known.q.val();
+        self.cross_known.d.next = self.crossing.q.val();
+        self.cross_value.d.next = self.cross_known.q.val();
+        self.undo_second_write.d.next = self.cell_undone.q.val();
         self.board_write_data.d.next = 0.into();
+        if self.word_known.q.val() {
+            self.board_write_data.d.next = self.new_known.q.val();
+        }
+        if self.word_value.q.val() {
+            self.board_write_data.d.next = self.new_value.q.val();
+        }
+        if self.cross_known.q.val() | (self.cross_value.q.val() & self.copied_value.q.val()) {
+            self.board_write_data.d.next = self.board.read_data.val() | self.line_bit.q.val();
+        }
+        if (self.cross_value.q.val() & !self.copied_value.q.val())
+            | self.cell_undone.q.val()
+            | self.undo_second_write.q.val()
+        {
+            self.board_write_data.d.next = self.board.read_data.val() & !self.line_bit.q.val();
+        }
         // The reply reads rows once the board is done; a visit's reads are
         // marked in its states below.
         self.board.read_used.next = self.state.q.val() == State::Done;
@@ -731,7 +785,8 @@ impl Logic for ClueSolver {
                 self.state.d.next = State::Look;
             }
             State::Look => {
-                if (self.line.q.val() == 0) & (self.passes_q.q.val() != 255) {
+                self.bit_number.d.next = self.index.q.val();
+                if self.at_line_zero.q.val() & !self.passes_full.q.val() {
                     self.passes_q.d.next = self.passes_q.q.val() + 1;
                 }
                 if !self.any_dirty.q.val() {
@@ -770,7 +825,6 @@ impl Logic for ClueSolver {
                 self.board.read_used.next = true;
                 self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
-                self.line_bit.d.next = self.one.val() << self.index.q.val();
                 self.cleaning.d.next = true;
                 self.state.d.next = State::Load;
             }
@@ -790,10 +844,9 @@ impl Logic for ClueSolver {
                 self.state.d.next = State::Solve;
             }
             State::Solve => {
+                // (The result goes into `new_known`, `new_value`, `fresh`:
+                // see the wide registers' loads.)
                 if self.line_solver.done.val() {
-                    self.new_known.d.next = self.solved_known.val();
-                    self.new_value.d.next = self.solved_value.val();
-                    self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
                     self.state.d.next = State::WriteKnown;
                     if !self.line_solver.feasible.val() {
                         if self.searching.q.val() {
@@ -809,10 +862,11 @@ impl Logic for ClueSolver {
                 }
             }
             State::WriteKnown => {
+                // A guess's row is dirty (`line_bit` is its bit from WriteValue on).
+                self.marking.d.next = self.after_guess.q.val();
                 self.board_write.d.next = true;
                 self.board_write_address.d.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
-                self.board_write_data.d.next = self.new_known.q.val();
                 self.state.d.next = State::WriteValue;
             }
             State::WriteValue => {
@@ -820,10 +874,9 @@ impl Logic for ClueSolver {
                 self.board_write_address.d.next = bit_cast::<8, 6>(self.index.q.val())
                     | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
                     | 64;
-                self.board_write_data.d.next = self.new_value.q.val();
                 self.copied_cell.d.next = self.lowest_cell.val();
                 self.state.d.next = State::Advance;
-                if self.fresh.q.val().any() {
+                if self.fresh_any.q.val() {
                     self.crossing.d.next = true;
                     self.state.d.next = State::CrossRead;
                 }
@@ -834,7 +887,6 @@ impl Logic for ClueSolver {
                 self.board.read_used.next = true;
                 self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
-                self.fresh.d.next = self.fresh.q.val() & !(self.one.val() << self.copied_cell.q.val());
                 self.copied_value.d.next = self.new_value.q.val().get_bit(self.copied_cell.q.val().index());
                 self.state.d.next = State::CrossKnown;
             }
@@ -846,7 +898,6 @@ impl Logic for ClueSolver {
                 self.board_write.d.next = true;
                 self.board_write_address.d.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
-                self.board_write_data.d.next = self.board.read_data.val() | self.line_bit.q.val();
                 self.state.d.next = State::CrossValue;
             }
             State::CrossValue => {
@@ -854,10 +905,6 @@ impl Logic for ClueSolver {
                 self.board_write_address.d.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
                     | 64;
-                self.board_write_data.d.next = self.board.read_data.val() & !self.line_bit.q.val();
-                if self.copied_value.q.val() {
-                    self.board_write_data.d.next = self.board.read_data.val() | self.line_bit.q.val();
-                }
                 self.copied_cell.d.next = self.lowest_cell.val();
                 self.cell_fixed.d.next = true;
                 // Since the first guess every fixed cell goes on the trail.
@@ -867,7 +914,7 @@ impl Logic for ClueSolver {
                     self.guess_pending.d.next = false;
                 }
                 self.state.d.next = State::Advance;
-                if self.fresh.q.val().any() {
+                if self.fresh_any.q.val() {
                     self.crossing.d.next = true;
                     self.state.d.next = State::CrossRead;
                 }
@@ -879,6 +926,9 @@ impl Logic for ClueSolver {
             }
             State::Search => match self.search_step.q.val() {
                 SearchStep::Check => {
+                    // An undo starts with the column of the trail's top entry.
+                    self.bit_number.d.next = self.trail.read_data.val().get_bits::<6>(0);
+                    self.latch_entry.next = true;
                     if self.over_budget.q.val() | (!self.backtracking.q.val() & !self.trail_fits.q.val()) {
                         self.giving_up.d.next = true;
                         self.state.d.next = State::Search;
@@ -919,10 +969,13 @@ impl Logic for ClueSolver {
                         // Filled first: on random puzzles either order decides
                         // as many (`search_plan`), and filled cells fix more.
                         self.guess_row.d.next = self.scan_row.q.val();
-                        self.guess_column.d.next = self.lowest_cell.val();
+                        // (Through `copied_cell`: the lowest-cell finder's
+                        // carry chain is too slow for `bit_number` too.)
+                        self.copied_cell.d.next = self.lowest_cell.val();
                         self.guess_value.d.next = true;
                         self.guess_second.d.next = false;
                         self.count_node.d.next = true;
+                        self.to_guess.d.next = true;
                         self.state.d.next = State::Search;
                         self.search_step.d.next = SearchStep::GuessFetch;
                     } else {
@@ -934,16 +987,10 @@ impl Logic for ClueSolver {
                 SearchStep::GuessFetch => {
                     self.board.read_used.next = true;
                     self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val());
-                    self.searching.d.next = true;
-                    self.line.d.next = bit_cast::<8, 6>(self.guess_row.q.val());
-                    self.index.d.next = self.guess_row.q.val();
-                    self.is_column.d.next = false;
-                    self.length.d.next = self.columns_q.q.val();
-                    self.scan_row.d.next = self.guess_row.q.val();
-                    self.line_bit.d.next = self.one.val() << self.guess_row.q.val();
-                    self.marking.d.next = true;
+                    // (The schedule moves to the guessed row: see `to_guess`.)
                     self.guess_pending.d.next = true;
                     self.after_guess.d.next = true;
+                    self.bit_number.d.next = self.copied_cell.q.val();
                     self.state.d.next = State::Search;
                     self.search_step.d.next = SearchStep::GuessLoad;
                 }
@@ -957,6 +1004,9 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::GuessSet => {
                     // (The row's words take the guess: see `guess_load`.)
+                    // `line_bit` is the guessed column's bit now; next it
+                    // becomes the guessed row's.
+                    self.bit_number.d.next = self.guess_row.q.val();
                     self.state.d.next = State::WriteKnown;
                 }
                 SearchStep::SaveRead => {
@@ -978,14 +1028,10 @@ impl Logic for ClueSolver {
                     }
                 }
                 SearchStep::UndoRow => {
-                    self.undo_row.d.next = self.trail.read_data.val().get_bits::<6>(6);
-                    self.undo_column.d.next = self.trail.read_data.val().get_bits::<6>(0);
-                    self.undo_guess.d.next = self.trail.read_data.val().get_bit(12);
-                    self.undo_value.d.next = self.trail.read_data.val().get_bit(13);
-                    self.undo_second.d.next = self.trail.read_data.val().get_bit(14);
+                    // (The entry was latched in the step before: see `undo_row`.)
+                    self.bit_number.d.next = self.undo_row.q.val();
                     self.board.read_used.next = true;
-                    self.board.read_address.next =
-                        bit_cast::<8, 6>(self.trail.read_data.val().get_bits::<6>(6));
+                    self.board.read_address.next = bit_cast::<8, 6>(self.undo_row.q.val());
                     self.trail_top.d.next = self.trail_top.q.val() - 1;
                     self.cell_undone.d.next = true;
                     self.state.d.next = State::Search;
@@ -994,8 +1040,6 @@ impl Logic for ClueSolver {
                 SearchStep::UndoColumn => {
                     self.board_write.d.next = true;
                     self.board_write_address.d.next = bit_cast::<8, 6>(self.undo_row.q.val());
-                    self.board_write_data.d.next =
-                        self.board.read_data.val() & !self.entry_column_bit.q.val();
                     // What UndoWrite does, decided here from registers: the
                     // guess's other value; or, with the trail empty, the end
                     // (the kept solution is the only one, or there is none,
@@ -1019,16 +1063,18 @@ impl Logic for ClueSolver {
                 SearchStep::UndoWrite => {
                     self.board_write.d.next = true;
                     self.board_write_address.d.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
-                    self.board_write_data.d.next = self.board.read_data.val() & !self.undo_row_bit.q.val();
                     self.state.d.next = State::Search;
                     self.search_step.d.next = SearchStep::UndoRow;
+                    self.bit_number.d.next = self.trail.read_data.val().get_bits::<6>(0);
+                    self.latch_entry.next = true;
                     if self.undo_reguess.q.val() {
                         // The guess's other value.
                         self.guess_row.d.next = self.undo_row.q.val();
-                        self.guess_column.d.next = self.undo_column.q.val();
+                        self.copied_cell.d.next = self.undo_column.q.val();
                         self.guess_value.d.next = !self.undo_value.q.val();
                         self.guess_second.d.next = true;
                         self.count_node.d.next = true;
+                        self.to_guess.d.next = true;
                         self.state.d.next = State::Search;
                         self.search_step.d.next = SearchStep::GuessFetch;
                     } else if self.undo_last.q.val() {
@@ -1067,6 +1113,18 @@ impl Logic for ClueSolver {
                 self.length.d.next = self.columns_q.q.val();
             }
         }
+        // A guess (GuessFetch, where `to_guess` is high): the visit order
+        // goes on from the guessed row, and the search has begun. (On a
+        // pulse: decoded from the search's step, these enables missed
+        // 100 MHz.)
+        if self.to_guess.q.val() {
+            self.searching.d.next = true;
+            self.line.d.next = bit_cast::<8, 6>(self.guess_row.q.val());
+            self.index.d.next = self.guess_row.q.val();
+            self.is_column.d.next = false;
+            self.length.d.next = self.columns_q.q.val();
+            self.scan_row.d.next = self.guess_row.q.val();
+        }
         // The dirty bits, driven by registered pulses so that their 128
         // enables come straight from flip-flops (decoded from `state` they
         // held the bitstream under 100 MHz). Clear: in its first 64 cycles
@@ -1095,20 +1153,40 @@ impl Logic for ClueSolver {
                     self.dirty_columns.q.val() | (self.one.val() << self.copied_cell.q.val());
             }
         }
-        // The search's loads of the wide registers, on registered pulses
-        // (decoded from the search's steps they cost the clue bitstream
-        // 100 MHz): ScanCheck takes the scanned row's unknown cells into
-        // `fresh`; GuessSet sets the guessed cell in the row's words.
+        // The wide registers' loads, on pulses from flip-flops (decoded from
+        // `state` their enables cost the clue bitstream 100 MHz): the line
+        // solver's result (its `done` comes only in Solve); CrossRead, where
+        // `crossing` is high, takes the copied cell out of `fresh`;
+        // ScanCheck takes the scanned row's unknown cells into `fresh`;
+        // GuessSet sets the guessed cell in the row's words.
+        if self.line_solver.done.val() {
+            self.new_known.d.next = self.solved_known.val();
+            self.new_value.d.next = self.solved_value.val();
+            self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
+        }
+        if self.crossing.q.val() {
+            self.fresh.d.next = self.fresh.q.val() & !(self.one.val() << self.copied_cell.q.val());
+        }
         if self.scan_load.q.val() {
             self.fresh.d.next = !self.board.read_data.val() & self.column_mask.q.val();
         }
         if self.guess_load.q.val() {
-            self.new_known.d.next = self.line_known.q.val() | self.guess_bit.q.val();
-            self.new_value.d.next = self.board.read_data.val() & !self.guess_bit.q.val();
+            self.new_known.d.next = self.line_known.q.val() | self.line_bit.q.val();
+            self.new_value.d.next = self.board.read_data.val() & !self.line_bit.q.val();
             if self.guess_value.q.val() {
-                self.new_value.d.next = self.board.read_data.val() | self.guess_bit.q.val();
+                self.new_value.d.next = self.board.read_data.val() | self.line_bit.q.val();
             }
-            self.fresh.d.next = self.guess_bit.q.val();
+            self.fresh.d.next = self.line_bit.q.val();
+        }
+        // The trail's top entry, latched for UndoRow in the step before it
+        // (Check, UndoWrite), where it is on the read port already: used
+        // straight from the port it missed 100 MHz.
+        if self.latch_entry.val() {
+            self.undo_row.d.next = self.trail.read_data.val().get_bits::<6>(6);
+            self.undo_column.d.next = self.trail.read_data.val().get_bits::<6>(0);
+            self.undo_guess.d.next = self.trail.read_data.val().get_bit(12);
+            self.undo_value.d.next = self.trail.read_data.val().get_bit(13);
+            self.undo_second.d.next = self.trail.read_data.val().get_bit(14);
         }
         if self.marking.q.val() {
             self.dirty_rows.d.next = self.dirty_rows.q.val() | self.line_bit.q.val();

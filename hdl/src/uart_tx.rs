@@ -21,7 +21,11 @@ pub struct UartTx {
     shift_inv: DFF<Bits<10>>,
     bits_left: DFF<Bits<4>>,
     timer: DFF<Bits<16>>,
-    last_tick: Constant<Bits<16>>,
+    // The timer is at the bit period's last clock: registered (compared a
+    // clock ahead), so that the 16-bit compare is not on the path from the
+    // timer through `ready` and `start` to the shift register's enable.
+    last_clock: DFF<Bit>,
+    tick_before_last: Constant<Bits<16>>,
 }
 
 impl UartTx {
@@ -42,7 +46,8 @@ impl UartTx {
             shift_inv: Default::default(),
             bits_left: Default::default(),
             timer: Default::default(),
-            last_tick: Constant::new((clocks_per_bit as u64 - 1).into()),
+            last_clock: Default::default(),
+            tick_before_last: Constant::new((clocks_per_bit as u64 - 2).into()),
         }
     }
 }
@@ -50,14 +55,17 @@ impl UartTx {
 impl Logic for UartTx {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, busy, shift_inv, bits_left, timer);
+        dff_setup!(self, clock, busy, shift_inv, bits_left, timer, last_clock);
+        // While busy the timer counts up and wraps at the last tick, so it
+        // is there in the clock after it was at the tick before.
+        self.last_clock.d.next =
+            self.busy.q.val() & (self.timer.q.val() == self.tick_before_last.val()) & !self.reset.val();
         // Ready during the stop bit's last clock too, so bytes go back to back.
-        self.ready.next = !self.busy.q.val()
-            | ((self.bits_left.q.val() == 1) & (self.timer.q.val() == self.last_tick.val()));
+        self.ready.next = !self.busy.q.val() | ((self.bits_left.q.val() == 1) & self.last_clock.q.val());
         self.tx.next = !self.shift_inv.q.val().get_bit(0);
         if self.busy.q.val() {
             self.timer.d.next = self.timer.q.val() + 1;
-            if self.timer.q.val() == self.last_tick.val() {
+            if self.last_clock.q.val() {
                 self.timer.d.next = 0.into();
                 self.shift_inv.d.next = self.shift_inv.q.val() >> 1;
                 self.bits_left.d.next = self.bits_left.q.val() - 1;
