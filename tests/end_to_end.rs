@@ -505,6 +505,85 @@ fn the_clue_engines_board_answers_every_example_like_the_software_solver() {
     }
 }
 
+/// Puzzles line logic cannot finish, decided by the clue board alone with
+/// its search: several solutions (the example, the two diagonals), unique
+/// ones (the census's kind), and clues with no solution that line logic
+/// cannot refute.
+#[test]
+fn the_clue_board_searches_what_line_logic_cannot_finish() {
+    use nonogram_hdl::clue_model;
+    let board = SimBoard::spawn_engine(nonogram_sim::Engine::Clues, Faults::default()).unwrap();
+    let mut puzzles = vec![
+        Puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/several.txt")).unwrap(),
+        Puzzle::from_clues("two diagonals", vec![vec![1], vec![1]], vec![vec![1], vec![1]]),
+    ];
+    // From random 5×5..8×8 pictures (and pairs of pictures' clues), the
+    // first few of each outcome that line logic leaves stalled.
+    let mut wanted = [
+        (outcome::SOLVED, 3),
+        (outcome::SEVERAL, 2),
+        (outcome::CONTRADICTION, 2),
+    ];
+    let mut seed = 1u64;
+    while wanted.iter().any(|w| w.1 > 0) {
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let side = 5 + (next() % 4) as usize;
+        let mut picture = || (0..side * side).map(|_| next() % 2 == 1).collect::<Vec<bool>>();
+        let a = Puzzle::from_picture("a", side, side, &picture());
+        let b = Puzzle::from_picture("b", side, side, &picture());
+        let columns = if next() % 2 == 0 {
+            a.columns.clone()
+        } else {
+            b.columns.clone()
+        };
+        let p = Puzzle::from_clues("random", a.rows.clone(), columns);
+        if clue_model::solve(&p.rows, &p.columns).outcome != outcome::STALLED {
+            continue;
+        }
+        let o = clue_model::search(&p.rows, &p.columns, 10).outcome;
+        if let Some(w) = wanted.iter_mut().find(|w| w.0 == o && w.1 > 0) {
+            w.1 -= 1;
+            puzzles.push(p);
+        }
+    }
+    for puzzle in puzzles {
+        let software = report::solve_in_software(&puzzle, &Default::default());
+        let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
+        let mut options = options(None);
+        options.budget = 10;
+        let verdict = clue_model::search(&puzzle.rows, &puzzle.columns, options.budget);
+        options.link.reply_timeout = Some(nonogram_sim::reply_allowance(
+            wire::clue_bytes(&puzzle),
+            verdict.cycles,
+        ));
+        let r = report::send_board(&puzzle, port, &options);
+        let name = &puzzle.name;
+        assert_eq!(r.status, software.status, "{name}: {:?}", r.error);
+        assert_eq!(r.solved_by.as_deref(), Some("board"), "{name}");
+        assert_eq!(r.line_logic.as_deref(), Some("stalled"), "{name}");
+        assert_eq!(r.cycles, Some(verdict.cycles as u32), "{name}");
+        assert_eq!(r.board_nodes, Some(verdict.nodes as u32), "{name}");
+        assert!(verdict.nodes > 0, "{name}");
+        match r.status {
+            Status::Solved => assert_eq!(r.rows, software.rows, "{name}"),
+            Status::SeveralSolutions => {
+                let other = r.other_rows.clone().expect("a second solution");
+                assert_ne!(other, r.rows, "{name}");
+            }
+            _ => {}
+        }
+        println!(
+            "{name}: {:?} by the board, {} nodes, {} backtracks, {} cycles",
+            r.status, verdict.nodes, verdict.backtracks, verdict.cycles
+        );
+    }
+}
+
 #[test]
 fn boards_over_the_dnf_engines_reach_are_solved_by_the_clue_engine() {
     let board = SimBoard::spawn_engine(nonogram_sim::Engine::Clues, Faults::default()).unwrap();

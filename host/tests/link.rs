@@ -51,8 +51,8 @@ fn model_board_solves_the_examples() {
         ("x11x11.txt", Status::Solved, Some("board")),
         ("random15x15.txt", Status::Solved, Some("board")),
         ("duck.non", Status::Solved, Some("board")),
-        ("several.txt", Status::SeveralSolutions, None),
-        ("nosolution.txt", Status::NoSolution, None),
+        ("several.txt", Status::SeveralSolutions, Some("board+host")),
+        ("nosolution.txt", Status::NoSolution, Some("board")),
     ] {
         let p = example(name);
         let (host, board) = pair();
