@@ -86,7 +86,7 @@ enum Cmd {
         /// Then place and route the same netlist again with nextpnr seeds
         /// 1..=N (in seed-N/ under the output directory, one run per core
         /// at a time), report each fmax, their minimum and median, and fail
-        /// if any misses 100 MHz.
+        /// if the median misses 100 MHz.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100))]
         seeds: Option<u64>,
         /// Pin constraints [default: constraints/alchitry_cu.pcf].
@@ -186,8 +186,10 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
     Ok(verilog)
 }
 
-/// Places and routes the build's netlist with seeds 1..=n; reports the
-/// minimum and median fmax; fails if any seed misses the board's clock.
+/// Places and routes the build's netlist with seeds 1..=n; reports each
+/// fmax, the minimum and the median; fails if the median misses the board's
+/// clock. (The bitstream itself, the default placement, must always meet
+/// it; the median says the design does not meet it by one lucky placement.)
 fn sweep(opts: &BuildOptions, n: u64) -> Result<()> {
     println!();
     println!("nextpnr-ice40 seeds 1..={n}, the same netlist:");
@@ -210,11 +212,14 @@ fn sweep(opts: &BuildOptions, n: u64) -> Result<()> {
         .map(|(seed, r)| format!("seed {seed} ({:.2} MHz)", r.fmax_mhz))
         .collect();
     if !missed.is_empty() {
-        bail!(
-            "timing: {} of {n} seeds miss {BOARD_MHZ} MHz: {}",
+        println!(
+            "  {} of {n} seeds miss {BOARD_MHZ} MHz: {}",
             missed.len(),
             missed.join(", ")
         );
+    }
+    if median < BOARD_MHZ {
+        bail!("timing: the median over {n} seeds, {median:.2} MHz, misses {BOARD_MHZ} MHz");
     }
     Ok(())
 }
