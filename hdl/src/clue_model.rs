@@ -71,8 +71,8 @@ pub const VISIT_CYCLES: u64 = 6;
 /// see that none is dirty.
 pub const SEEK_CYCLES: u64 = 2;
 
-/// Search (`clue_search.rs` has the why of each figure). The budget counts
-/// in units of 2^20 cycles (10.5 ms at 100 MHz).
+/// Search (`clue_solver.rs`, `SearchStep`, has the steps these count). The
+/// budget counts in units of 2^20 cycles (10.5 ms at 100 MHz).
 pub const BUDGET_UNIT_BITS: u32 = 20;
 /// The undo trail's entries: the search starts only when at most this many
 /// cells are unknown, so the trail cannot overflow.
