@@ -774,40 +774,25 @@ pub fn report_reply(
                 });
             }
         }
-        outcome::GAVE_UP => {
-            report.line_logic = Some("stalled".into());
-            let unknown = cells.iter().filter(|c| c.is_none()).count();
-            let why = format!("{search_text} and ran out of its budget");
-            if no_finish {
-                report.status = Status::GaveUp;
-                report.message = Some(format!("{why}; line logic left {unknown} cells unknown"));
-                return report;
-            }
-            return finish_by_search(
-                puzzle,
-                report,
-                &cells,
-                "board+host",
-                &format!("{why}; line logic"),
-                search,
-            );
-        }
         _ => {
+            // The board stalled (line logic alone), or its search gave up
+            // and sent line logic's cells: the host finishes from those.
             report.line_logic = Some("stalled".into());
             let unknown = cells.iter().filter(|c| c.is_none()).count();
+            let (status, before) = if reply.outcome == outcome::GAVE_UP {
+                (
+                    Status::GaveUp,
+                    format!("{search_text} and ran out of its budget; line logic"),
+                )
+            } else {
+                (Status::Stalled, "the board stalled and".to_string())
+            };
             if no_finish {
-                report.status = Status::Stalled;
-                report.message = Some(format!("the board stalled with {unknown} cells unknown"));
+                report.status = status;
+                report.message = Some(format!("{before} left {unknown} cells unknown"));
                 return report;
             }
-            return finish_by_search(
-                puzzle,
-                report,
-                &cells,
-                "board+host",
-                "the board stalled and",
-                search,
-            );
+            return finish_by_search(puzzle, report, &cells, "board+host", &before, search);
         }
     }
     report
