@@ -88,6 +88,80 @@ end
     }
 }
 
+/// A block RAM like [`BlockRam`] whose write port sets only the bits of
+/// `write_mask` (the iCE40's SB_RAM40_4K has a per-bit write mask). The
+/// solver uses it to set one cell of a line word without reading the word.
+#[derive(LogicBlock, Default)]
+pub struct MaskedRam<const W: usize, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<N>>,
+    pub read_data: Signal<Out, Bits<W>>,
+    pub read_used: Signal<In, Bit>,
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_data: Signal<In, Bits<W>>,
+    pub write_mask: Signal<In, Bits<W>>,
+    pub write_enable: Signal<In, Bit>,
+    _words: Box<BTreeMap<Bits<N>, Bits<W>>>,
+}
+
+impl<const W: usize, const N: usize> Logic for MaskedRam<W, N> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            let (read, write) = (self.read_address.val(), self.write_address.val());
+            assert!(
+                !(self.read_used.val() && self.write_enable.val() && read == write),
+                "masked RAM: the word at address {} is read for use and written in the same cycle",
+                read.index()
+            );
+            self.read_data.next = self._words.get(&read).copied().unwrap_or_default();
+            if self.write_enable.val() {
+                let old = self._words.get(&write).copied().unwrap_or_default();
+                let mask = self.write_mask.val();
+                self._words
+                    .insert(write, (old & !mask) | (self.write_data.val() & mask));
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+(* no_rw_check *)
+reg [{msb}:0] mem [{last}:0];
+integer i;
+
+always @(posedge clock) begin
+    read_data <= mem[read_address];
+    for (i = 0; i <= {msb}; i = i + 1)
+        if (write_enable && write_mask[i])
+            mem[write_address][i] <= write_data[i];
+end
+",
+            msb = W - 1,
+            last = (1usize << N) - 1,
+        ))
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "masked_ram".into(),
+            clock: "clock".into(),
+            inputs: vec![
+                "read_address".into(),
+                "write_address".into(),
+                "write_data".into(),
+                "write_mask".into(),
+                "write_enable".into(),
+            ],
+            outputs: vec!["read_data".into()],
+        }]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +196,27 @@ mod tests {
         uut.read_address.next = 5.into();
         uut.read_used.next = true;
         tick(&mut uut, |u| &mut u.clock);
+    }
+
+    #[test]
+    fn a_masked_write_sets_only_its_bits_and_maps_to_block_ram() {
+        let mut uut = MaskedRam::<32, 5>::default();
+        uut.connect_all();
+        uut.write_enable.next = true;
+        uut.write_address.next = 7.into();
+        uut.write_data.next = 0xffff_0000u64.into();
+        uut.write_mask.next = 0xffff_ffffu64.into();
+        tick(&mut uut, |u| &mut u.clock);
+        uut.write_data.next = 0x0000_0001u64.into();
+        uut.write_mask.next = 0x0001_0001u64.into();
+        tick(&mut uut, |u| &mut u.clock);
+        uut.write_enable.next = false;
+        uut.read_address.next = 7.into();
+        tick(&mut uut, |u| &mut u.clock);
+        assert_eq!(uut.read_data.val(), 0xfffe_0001u64);
+        if let Some(log) = crate::bench::yosys_check(&uut, "masked_ram") {
+            assert_eq!(crate::bench::yosys_cell_count(&log, "SB_RAM40_4K"), 2, "{log}");
+        }
     }
 
     #[test]

@@ -370,7 +370,8 @@ mod tests {
         assert_eq!(v.cells.iter().filter(|c| **c == Some(true)).count(), 26);
         let dnf = model::solve_clues(&heart_rows, &heart_columns);
         assert_eq!(v.cells, dnf.cells);
-        assert!(v.visits < dnf.visits, "{} < {}", v.visits, dnf.visits);
+        // Both engines visit the dirty lines, in the same order.
+        assert_eq!(v.visits, dnf.visits);
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! assembler, UART out. This is what goes onto the FPGA (inside the board's
 //! top level) and what the simulated board runs.
 
-use crate::option_fifo::OptionFifo;
 use crate::params::COUNT_BITS;
 use crate::parser::MessageParser;
 use crate::reply::ReplyAssembler;
@@ -35,7 +34,6 @@ pub struct NonogramCore {
     pub outcome_valid: Signal<Out, Bit>,
     uart_rx: UartRx,
     parser: MessageParser,
-    fifo: OptionFifo,
     solver: Solver,
     reply: ReplyAssembler,
     uart_tx: UartTx,
@@ -59,7 +57,6 @@ impl NonogramCore {
             outcome_valid: Default::default(),
             uart_rx: UartRx::new(clocks_per_bit),
             parser: MessageParser::new(clocks_per_bit),
-            fifo: Default::default(),
             solver: Default::default(),
             reply: Default::default(),
             uart_tx: UartTx::new(clocks_per_bit),
@@ -78,7 +75,6 @@ impl Logic for NonogramCore {
         dff_setup!(self, clock, options_loaded, outcome_q, outcome_valid_q, phase_q);
         self.uart_rx.clock.next = self.clock.val();
         self.parser.clock.next = self.clock.val();
-        self.fifo.clock.next = self.clock.val();
         self.solver.clock.next = self.clock.val();
         self.reply.clock.next = self.clock.val();
         self.uart_tx.clock.next = self.clock.val();
@@ -91,33 +87,22 @@ impl Logic for NonogramCore {
         self.parser.rx_byte_valid.next = self.uart_rx.valid.val();
         self.parser.rx_framing_error.next = self.uart_rx.framing_error.val();
 
-        // The FIFO is written by the parser while loading, by the solver while solving.
-        self.fifo.clear.next = self.parser.abort.val();
-        self.fifo.write.next = self.parser.fifo_write.val() | self.solver.fifo_write.val();
-        self.fifo.write_data.next = self.parser.option.val();
-        self.fifo.count_write.next = self.parser.count_write.val() | self.solver.count_write.val();
-        self.fifo.count_write_line.next = self.parser.count_line.val();
-        self.fifo.count_write_data.next = self.parser.count.val();
-        if self.solver.busy.val() {
-            self.fifo.write_data.next = self.solver.fifo_write_data.val();
-            self.fifo.count_write_line.next = self.solver.count_write_line.val();
-            self.fifo.count_write_data.next = self.solver.count_write_data.val();
-        }
-        self.parser.fifo_full.next = self.fifo.full.val();
-        self.fifo.read.next = self.solver.fifo_read.val();
-        self.fifo.count_read.next = self.solver.count_read.val();
-        self.fifo.count_read_line.next = self.solver.count_read_line.val();
+        // The parser loads the solver's option store.
+        self.solver.append.next = self.parser.fifo_write.val();
+        self.solver.append_data.next = self.parser.option.val();
+        self.solver.line_end.next = self.parser.count_write.val();
+        self.solver.line_end_line.next = self.parser.count_line.val();
+        self.solver.line_end_count.next = self.parser.count.val();
+        self.parser.fifo_full.next = self.solver.full.val();
 
         // Solver.
         self.solver.abort.next = self.parser.abort.val();
         self.solver.start.next = self.parser.board_loaded.val();
         self.solver.rows.next = self.parser.rows.val();
         self.solver.columns.next = self.parser.columns.val();
-        self.solver.fifo_data.next = self.fifo.read_data.val();
-        self.solver.count_read_data.next = self.fifo.count_read_data.val();
         self.solver.next_row.next = self.reply.next_row.val();
         if self.parser.board_loaded.val() {
-            self.options_loaded.d.next = self.fifo.len.val();
+            self.options_loaded.d.next = self.solver.len.val();
         }
 
         // Reply → host.
@@ -493,7 +478,9 @@ mod tests {
         let brams = yosys_cell_count(&log, "SB_RAM40_4K");
         let luts = yosys_cell_count(&log, "SB_LUT4");
         println!("core: {luts} LUT4s, {brams} block RAMs");
-        assert_eq!(brams, crate::params::FIFO_ENTRIES * 32 / 4096 + 1);
+        // The option store and its line table, the board's two copies, and
+        // the cell writer's jobs and queue.
+        assert_eq!(brams, crate::params::FIFO_ENTRIES * 32 / 4096 + 2 + 8 + 5);
         assert!(luts < 7680, "{luts} LUT4s do not fit the HX8K");
     }
 }

@@ -2,29 +2,29 @@
 //! Rust. The testbenches compare the simulated core with it, message for
 //! message.
 //!
-//! The solver visits lines in a fixed cycle (rows 0..m, then columns
-//! 0..n, again and again). Visiting a line keeps the options that agree with
-//! every known cell and fixes each cell on which all survivors agree. It stops
-//! when a line has no survivor (contradiction), or when a whole cycle of m + n
-//! visits in a row fixed nothing: then the board is solved if every cell is
-//! known (every line was just checked against the complete picture) and
-//! stalled otherwise.
+//! The solver visits lines in phases: the dirty rows in order, then the
+//! dirty columns, again and again. Every line is dirty at first; a visit
+//! cleans its line, keeps the options that agree with every known cell,
+//! fixes each cell on which all survivors agree, and dirties the crossing
+//! line of each cell it newly fixed. It stops when a line has no survivor
+//! (contradiction), or when a phase leaves no line of the other phase
+//! dirty: then the board is solved if every cell is known and stalled
+//! otherwise. Skipping clean lines changes nothing but time: a clean line
+//! would keep all its options and fix nothing.
 //!
-//! It also counts the gateware's clock cycles (see `solver.rs`): K + 7 per
-//! visit of a line with K options (K + 6 for the visit that finds a
-//! contradiction), 32 − m + 1 after the last row and 32 − n + 1 after the
-//! last column (the grid's padding rotations), and at the end the rotations
-//! that bring the grid home plus one.
+//! It also counts the gateware's clock cycles (see `solver.rs`), from the
+//! visits' sizes: in a phase, line j is taken by the filter at `take_j`
+//! and the next follows as soon as its pairs are read,
+//! `take_{j+1} = take_j + P_j` with `P_j = max(1, ⌈K_j/2⌉)` for K_j
+//! options; its verdict is committed 3 cycles after its last pair,
+//! `commit_j = take_j + P_j + 3`. A commit that newly fixed w cells hands
+//! them to the cell writer (`writer_after` says when it is done). A phase is decided in the cycle
+//! after its last commit, or when the writer is done if later; the next
+//! phase's first line is taken 2 cycles after. The first phase's first
+//! line is taken in cycle 1, and the verdict costs one cycle more.
 
 use crate::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
 use crate::protocol::status::{detail, outcome};
-
-/// Cycles of a line visit besides one per option: fetch the count, set up,
-/// three to drain the pipeline, update, advance.
-const VISIT_CYCLES: u64 = 7;
-
-/// The gateware's grid is MAX_LINE × MAX_LINE cells.
-const GRID: usize = MAX_LINE;
 
 /// The model's verdict on one board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +64,71 @@ pub fn check_capacity(rows: usize, columns: usize, options: usize) -> Result<(),
     Ok(())
 }
 
+/// The cycle the cell writer (`cell_writer.rs`) finds its job done, after a
+/// job of `fixed` cells committed in cycle `commit`, when it found its last
+/// job done in cycle `done`: the job goes straight in if the writer is idle,
+/// and otherwise is taken in that cycle or, if the job is too recent (it is
+/// seen 2 cycles after its commit), when the writer next looks; taking it
+/// costs a cycle to read and one to load. The writer is free the cycle
+/// after it finds its last job done.
+pub(crate) fn writer_after(done: u64, commit: u64, fixed: u32) -> u64 {
+    let fixed = fixed as u64;
+    if commit > done {
+        return commit + 1 + fixed;
+    }
+    let taken = if done >= commit + 2 {
+        done
+    } else {
+        (done + 1).max(commit + 2)
+    };
+    taken + 2 + fixed
+}
+
+/// The cycles of the gateware's phases (see the module's documentation).
+struct Clock {
+    /// The cycle the current phase's next line is taken in.
+    take: u64,
+    /// The last commit so far.
+    last_commit: u64,
+    /// The cycle the cell writer found its last job done.
+    writer_done: u64,
+}
+
+impl Clock {
+    fn visit(&mut self, options: usize, fixed: u32) {
+        let pairs = options.div_ceil(2).max(1) as u64;
+        let commit = self.take + pairs + 3;
+        if std::env::var_os("MDEBUG").is_some() {
+            eprintln!(
+                "  take {} K {} P {} commit {} fixed {} writer_done {}",
+                self.take, options, pairs, commit, fixed, self.writer_done
+            );
+        }
+        self.take += pairs;
+        self.last_commit = commit;
+        if fixed > 0 {
+            self.writer_done = writer_after(self.writer_done, commit, fixed);
+        }
+    }
+
+    /// The cycle that decides the phase.
+    fn decide(&self) -> u64 {
+        (self.last_commit + 1).max(self.writer_done + 1)
+    }
+
+    fn next_phase(&mut self) {
+        if std::env::var_os("MDEBUG").is_some() {
+            eprintln!(
+                "decide {} (last commit {}, writer done {})",
+                self.decide(),
+                self.last_commit,
+                self.writer_done
+            );
+        }
+        self.take = self.decide() + 2;
+    }
+}
+
 /// Solves a board given the options of every line (rows, then columns).
 pub fn solve(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Verdict {
     assert_eq!(lines.len(), rows + columns, "one option list per line");
@@ -95,64 +160,65 @@ pub fn solve(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Verdict {
         }
     };
     let mut survivors: Vec<Vec<u64>> = lines.to_vec();
-    let total = rows + columns;
-    let mut quiet = 0;
-    let mut line = 0;
-    loop {
-        if line == 0 {
-            verdict.passes = verdict.passes.saturating_add(1);
-        }
-        let length = if line < rows { columns } else { rows };
-        let mut known_mask = 0u64;
-        let mut assigned = 0u64;
-        for i in 0..length {
-            let c = cell(line, i);
-            known_mask |= (known[c] as u64) << i;
-            assigned |= (value[c] as u64) << i;
-        }
-        verdict.visits += 1;
-        verdict.options_read += survivors[line].len() as u64;
-        verdict.cycles += survivors[line].len() as u64 + VISIT_CYCLES;
-        survivors[line].retain(|&o| (o ^ assigned) & known_mask == 0);
-        if survivors[line].is_empty() {
-            verdict.outcome = outcome::CONTRADICTION;
-            verdict.detail = line as u8;
-            verdict.cycles -= 1; // no Advance state
-            break;
-        }
-        let all = survivors[line].iter().fold(u64::MAX, |a, &o| a & o);
-        let any = survivors[line].iter().fold(0, |a, &o| a | o);
-        let mask = if length == 64 {
-            u64::MAX
-        } else {
-            (1u64 << length) - 1
-        };
-        let new_known = (all | !any) & mask;
-        if new_known != known_mask {
-            quiet = 0;
+    let mut dirty = vec![true; rows + columns];
+    let mut clock = Clock {
+        take: 1,
+        last_commit: 0,
+        writer_done: 0,
+    };
+    let mut row_phase = true;
+    verdict.passes = 1;
+    'solve: loop {
+        let phase = if row_phase { 0..rows } else { rows..rows + columns };
+        // Lines of one phase never dirty one another.
+        let visits: Vec<usize> = phase.filter(|&l| dirty[l]).collect();
+        for line in visits {
+            dirty[line] = false;
+            let length = if line < rows { columns } else { rows };
+            let mut known_mask = 0u64;
+            let mut assigned = 0u64;
             for i in 0..length {
                 let c = cell(line, i);
-                known[c] = new_known >> i & 1 == 1;
-                value[c] = all >> i & 1 == 1;
+                known_mask |= (known[c] as u64) << i;
+                assigned |= (value[c] as u64) << i;
             }
-        } else {
-            quiet += 1;
+            verdict.visits += 1;
+            verdict.options_read += survivors[line].len() as u64;
+            let read = survivors[line].len();
+            survivors[line].retain(|&o| (o ^ assigned) & known_mask == 0);
+            if survivors[line].is_empty() {
+                // The flush: the phase is decided in the cycle after.
+                clock.visit(read, 0);
+                verdict.outcome = outcome::CONTRADICTION;
+                verdict.detail = line as u8;
+                break 'solve;
+            }
+            let all = survivors[line].iter().fold(u64::MAX, |a, &o| a & o);
+            let any = survivors[line].iter().fold(0, |a, &o| a | o);
+            let mask = (1u64 << length) - 1;
+            let fresh = (all | !any) & mask & !known_mask;
+            clock.visit(read, fresh.count_ones());
+            for i in (0..length).filter(|i| fresh >> i & 1 == 1) {
+                let c = cell(line, i);
+                known[c] = true;
+                value[c] = all >> i & 1 == 1;
+                dirty[if line < rows { rows + i } else { i }] = true;
+            }
         }
-        if quiet == total {
+        row_phase = !row_phase;
+        let next = if row_phase { 0..rows } else { rows..rows + columns };
+        if !dirty[next].contains(&true) {
             let solved = known.iter().all(|&k| k);
             verdict.outcome = if solved { outcome::SOLVED } else { outcome::STALLED };
             break;
         }
-        if line + 1 == rows {
-            verdict.cycles += (GRID - rows + 1) as u64;
-        } else if line + 1 == total {
-            verdict.cycles += (GRID - columns + 1) as u64;
+        if row_phase {
+            verdict.passes = verdict.passes.saturating_add(1);
         }
-        line = (line + 1) % total;
+        clock.next_phase();
     }
-    // Rotations that bring the grid home, and the cycle that reports.
-    let in_phase = if line < rows { line + 1 } else { line + 1 - rows };
-    verdict.cycles += (GRID - in_phase) as u64 % GRID as u64 + 1;
+    // Finish, then the verdict.
+    verdict.cycles = clock.decide() + 1;
     verdict.cells = known.iter().zip(&value).map(|(&k, &v)| k.then_some(v)).collect();
     verdict
 }

@@ -64,6 +64,8 @@ pub struct ReplyAssembler {
     low_next: DFF<Bit>,
     step: DFF<Bits<4>>,
     column: DFF<Bits<DIM_BITS>>,
+    last_column: DFF<Bit>,
+    last_row: DFF<Bit>,
     row: DFF<Bits<DIM_BITS>>,
     cell_index: DFF<Bits<12>>,
     rows_q: DFF<Bits<DIM_BITS>>,
@@ -118,6 +120,8 @@ impl Default for ReplyAssembler {
             low_next: Default::default(),
             step: Default::default(),
             column: Default::default(),
+            last_column: Default::default(),
+            last_row: Default::default(),
             row: Default::default(),
             cell_index: Default::default(),
             rows_q: Default::default(),
@@ -148,10 +152,31 @@ impl Logic for ReplyAssembler {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, phase, message, pending, low_next, step, column, row, cell_index, rows_q, columns_q,
-            outcome_q, detail_q, cycles_q, passes_q, options_q
+            self,
+            clock,
+            phase,
+            message,
+            pending,
+            low_next,
+            step,
+            column,
+            row,
+            cell_index,
+            rows_q,
+            columns_q,
+            outcome_q,
+            detail_q,
+            cycles_q,
+            passes_q,
+            options_q,
+            last_column,
+            last_row
         );
         self.next_row.next = false;
+        // Registered: a cell message is made at most every other cycle (it
+        // waits for the transmitter), and the compare fed the phase register.
+        self.last_column.d.next = self.column.q.val() + 1 == self.columns_q.q.val();
+        self.last_row.d.next = self.row.q.val() + 1 == self.rows_q.q.val();
         self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
 
         // Send the pending message, high byte first.
@@ -241,11 +266,11 @@ impl Logic for ReplyAssembler {
                     }
                     self.cell_index.d.next = self.cell_index.q.val() + 1;
                     self.column.d.next = self.column.q.val() + 1;
-                    if self.column.q.val() + 1 == self.columns_q.q.val() {
+                    if self.last_column.q.val() {
                         self.column.d.next = 0.into();
                         self.row.d.next = self.row.q.val() + 1;
                         self.next_row.next = true;
-                        if self.row.q.val() + 1 == self.rows_q.q.val() {
+                        if self.last_row.q.val() {
                             self.phase.d.next = ReplyPhase::Status;
                         }
                     }

@@ -1,76 +1,81 @@
-//! The solver: holds Known and Assigned for every cell and filters each
-//! line's options against them, one option per clock cycle.
+//! The solver (DNF engine): holds Known and Value for every cell and filters
+//! each line's options against them until nothing changes.
 //!
-//! Lines are visited in a fixed cycle (rows, then columns). A visit reads the
-//! line's options from the FIFO head; an option survives when it agrees with
-//! every known cell, `((option ^ assigned) & known) == 0`, and goes back to
-//! the FIFO tail. Cells on which all survivors agree become known. The solve
-//! ends with a contradiction when a line keeps no option, and otherwise once
-//! a whole cycle of m + n visits in a row fixed nothing: solved if every cell
-//! is known, stalled if not. `model.rs` is the same algorithm in plain Rust.
+//! It visits the lines in phases: the dirty rows in order, then the dirty
+//! columns, and so on (`model.rs` is the same in plain Rust). A line is dirty
+//! until its first visit, and again when a visit of a crossing line newly
+//! fixes one of its cells; lines of one phase never cross, so a phase's
+//! lines are known when it begins and their visits cannot affect one
+//! another. The solve ends with a contradiction when a line keeps no
+//! option, and otherwise when a phase leaves no line of the other phase
+//! dirty: solved if every row is full, stalled if not.
 //!
-//! The grid is a square of MAX_LINE × MAX_LINE cells that rotates instead of
-//! being addressed: the line being visited is always row 0 (row phase) or
-//! column 0 (column phase), so no wide multiplexers sit in the datapath.
-//! After a row the grid rotates up by one row, after a column left by one
-//! column; padding rotations at the end of each phase bring it back.
+//! # Board memory
 //!
-//! Pipeline inside a line: cycle t reads the FIFO, t+1 compares the word
-//! (registered), t+2 writes the survivor back and folds it into the AND/OR
-//! accumulators. A visit of a line with K options takes K + 6 cycles.
+//! Known (bits 0..32) and Value (bits 32..64) live in block RAM twice: the
+//! row copy (word r = row r) and the column copy (word c = column c). A visit
+//! reads its line from its own copy and writes it back whole; the cells it
+//! newly fixes go into the other copy through the cell writer
+//! (`cell_writer.rs`), which runs behind the visits and is done before the
+//! next phase reads that copy. A new board clears both copies (32 cycles,
+//! while the board is being received).
+//!
+//! # A phase, cycle by cycle
+//!
+//! * pick: the lowest line left in `todo` (registered, one-hot);
+//! * fetch: its table entry and its word are read (they stay on the RAM
+//!   outputs until taken);
+//! * take: the line filter (`line_filter.rs`) takes them in the cycle its
+//!   previous line reads its last pair, so lines follow with no gap;
+//! * filter: read, compare, write back (3 stages), then
+//! * U: the new Known and Value, the cells newly fixed (registered), and
+//! * commit: write the word, the line's count and the job for the cell
+//!   writer; dirty the crossing lines.
+//!
+//! The phase ends when nothing is left in flight and the writer is idle;
+//! that cycle decides and picks the next phase's first line.
 
+use crate::block_ram::MaskedRam;
+use crate::cell_writer::{index_bits, CellWriter};
 use crate::constant;
-use crate::params::{COUNT_BITS, CYCLE_BITS, DIM_BITS, LINE_ID_BITS, MAX_LINE};
+use crate::line_filter::LineFilter;
+use crate::lowest_bit::LowestBit;
+use crate::option_store::{OptionStore, ENTRY_BITS, TABLE_BITS};
+use crate::params::{COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE};
 use crate::protocol::status::outcome;
 use rust_hdl::prelude::*;
 
-const LAST: usize = MAX_LINE - 1;
-const _: () = assert!(MAX_LINE == 32, "the grid rotation writes bit 31");
-
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 enum SolveState {
+    /// Both copies are being cleared (after an abort).
+    Clear,
     Idle,
-    /// Ask the count RAM for the line's option count.
-    Fetch,
-    /// Take the count and the line's known cells.
-    Setup,
-    /// Read the line's options, one per cycle, and let the pipeline drain.
-    Stream,
-    /// Fix the cells all survivors agree on; rotate the grid.
-    Update,
-    /// Next line, or the end of the solve.
-    Advance,
-    /// Padding rotations at the end of a phase.
-    PadRows,
-    PadColumns,
-    /// After the verdict: rotate the grid back to its home position.
-    Realign,
-    /// Verdict and grid available; the reply reads it row by row.
+    /// Phases of visits.
+    Run,
+    /// The verdict is in; row 0 is being read for the reply.
+    Finish,
+    /// Verdict and rows available; the reply reads them row by row.
     Done,
 }
 
 #[derive(LogicBlock)]
 pub struct Solver {
     pub clock: Signal<In, Clock>,
-    /// Stop whatever is going on (new board, query or reset).
+    /// Stop whatever is going on (new board, query or reset) and clear the
+    /// board memory and the option store.
     pub abort: Signal<In, Bit>,
-    /// Pulse: the FIFO and counts hold a board of `rows` × `columns`; solve it.
+    /// Pulse: the store holds a board of `rows` × `columns`; solve it.
     pub start: Signal<In, Bit>,
     pub rows: Signal<In, Bits<DIM_BITS>>,
     pub columns: Signal<In, Bits<DIM_BITS>>,
-    /// FIFO read port (word one cycle after `fifo_read`) and write port.
-    pub fifo_read: Signal<Out, Bit>,
-    pub fifo_data: Signal<In, Bits<MAX_LINE>>,
-    pub fifo_write: Signal<Out, Bit>,
-    pub fifo_write_data: Signal<Out, Bits<MAX_LINE>>,
-    /// Count RAM: read port (data one cycle later) and write port.
-    /// The count of `count_read_line` is read (used the cycle after).
-    pub count_read: Signal<Out, Bit>,
-    pub count_read_line: Signal<Out, Bits<LINE_ID_BITS>>,
-    pub count_read_data: Signal<In, Bits<COUNT_BITS>>,
-    pub count_write: Signal<Out, Bit>,
-    pub count_write_line: Signal<Out, Bits<LINE_ID_BITS>>,
-    pub count_write_data: Signal<Out, Bits<COUNT_BITS>>,
+    /// The loader's ports of the option store (see `option_store.rs`).
+    pub append: Signal<In, Bit>,
+    pub append_data: Signal<In, Bits<MAX_LINE>>,
+    pub full: Signal<Out, Bit>,
+    pub len: Signal<Out, Bits<COUNT_BITS>>,
+    pub line_end: Signal<In, Bit>,
+    pub line_end_line: Signal<In, Bits<LINE_ID_BITS>>,
+    pub line_end_count: Signal<In, Bits<COUNT_BITS>>,
     /// High from `start` to the verdict.
     pub busy: Signal<Out, Bit>,
     /// Pulse: the verdict is ready.
@@ -80,71 +85,95 @@ pub struct Solver {
     pub contradiction_line: Signal<Out, Bits<LINE_ID_BITS>>,
     pub cycles: Signal<Out, Bits<CYCLE_BITS>>,
     pub passes: Signal<Out, Bits<8>>,
-    /// After `done`: the top row of the grid (bit c = column c), and a
-    /// request to rotate the next row up (it is there two cycles later).
+    /// From the cycle after `done`: row 0 (bit c = column c), and a request
+    /// for the next row (it is there three cycles later).
     pub top_known: Signal<Out, Bits<MAX_LINE>>,
     pub top_value: Signal<Out, Bits<MAX_LINE>>,
     pub next_row: Signal<In, Bit>,
-    known: [DFF<Bits<MAX_LINE>>; MAX_LINE],
-    value: [DFF<Bits<MAX_LINE>>; MAX_LINE],
+    store: OptionStore,
+    filter: LineFilter,
+    writer: CellWriter,
+    todo_lowest: LowestBit,
+    next_lowest: LowestBit,
+    row_copy: MaskedRam<64, 5>,
+    column_copy: MaskedRam<64, 5>,
     state: DFF<SolveState>,
-    line: DFF<Bits<LINE_ID_BITS>>,
-    remaining: DFF<Bits<COUNT_BITS>>,
-    // remaining != 0, kept in a register: it gates the FIFO read.
-    more: DFF<Bit>,
-    // survivors != 0, kept in a register (it selects the line's update).
-    any_survivor: DFF<Bit>,
-    survivors: DFF<Bits<COUNT_BITS>>,
-    line_known: DFF<Bits<MAX_LINE>>,
-    line_value: DFF<Bits<MAX_LINE>>,
+    clear_address: DFF<Bits<5>>,
+    start_pending: DFF<Bit>,
+    // The board, registered at the start: the cells of a row (bit c for
+    // c < columns) and of a column (bit r for r < rows).
+    row_phase: DFF<Bit>,
+    row_cells: DFF<Bits<MAX_LINE>>,
+    column_cells: DFF<Bits<MAX_LINE>>,
     line_mask: DFF<Bits<MAX_LINE>>,
-    all: DFF<Bits<MAX_LINE>>,
-    any: DFF<Bits<MAX_LINE>>,
-    read_valid: DFF<Bit>,
-    compare_valid: DFF<Bit>,
-    compare_ok: DFF<Bit>,
-    compare_word: DFF<Bits<MAX_LINE>>,
-    quiet: DFF<Bits<LINE_ID_BITS>>,
-    window_full: DFF<Bit>,
-    pad: DFF<Bits<DIM_BITS>>,
-    row_offset: DFF<Bits<5>>,
-    column_offset: DFF<Bits<5>>,
+    rows_q: DFF<Bits<LINE_ID_BITS>>,
+    // Lines to visit: this phase's (`todo`), and the next phases'.
+    dirty_rows: DFF<Bits<MAX_LINE>>,
+    dirty_columns: DFF<Bits<MAX_LINE>>,
+    // Whether each is not empty (registered: an OR of 32 bits in the cycle
+    // that decides held the DNF bitstream to 83 MHz).
+    rows_dirty: DFF<Bit>,
+    columns_dirty: DFF<Bit>,
+    todo: DFF<Bits<MAX_LINE>>,
+    picked: DFF<Bit>,
+    pick: DFF<Bits<MAX_LINE>>,
+    fetched: DFF<Bit>,
+    fetched_index: DFF<Bits<5>>,
+    // Stage U: a line's verdict.
+    u_valid: DFF<Bit>,
+    u_index: DFF<Bits<5>>,
+    u_base: DFF<Bits<FIFO_ADDR_BITS>>,
+    u_survivors: DFF<Bits<COUNT_BITS>>,
+    u_known: DFF<Bits<MAX_LINE>>,
+    u_value: DFF<Bits<MAX_LINE>>,
+    u_changed: DFF<Bits<MAX_LINE>>,
+    u_changed_any: DFF<Bit>,
+    u_full: DFF<Bit>,
+    u_empty: DFF<Bit>,
+    // A line with survivors: its word is written (registered, so that the
+    // copies' write ports are a 2-input choice from registers).
+    u_write: DFF<Bit>,
+    clearing: DFF<Bit>,
+    phase_began: DFF<Bit>,
+    in_flight: DFF<Bit>,
+    top_known_q: DFF<Bits<MAX_LINE>>,
+    top_value_q: DFF<Bits<MAX_LINE>>,
+    row_write: DFF<Bit>,
+    row_write_address: DFF<Bits<5>>,
+    row_write_data: DFF<Bits<64>>,
+    row_write_mask: DFF<Bits<64>>,
+    column_write: DFF<Bit>,
+    column_write_address: DFF<Bits<5>>,
+    column_write_data: DFF<Bits<64>>,
+    column_write_mask: DFF<Bits<64>>,
+    full_rows: DFF<Bits<MAX_LINE>>,
+    contradiction: DFF<Bit>,
+    contradiction_line_q: DFF<Bits<LINE_ID_BITS>>,
     outcome_q: DFF<Bits<3>>,
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
     done_q: DFF<Bit>,
     // Combinational helpers.
-    column_known: Signal<Local, Bits<MAX_LINE>>,
-    column_value: Signal<Local, Bits<MAX_LINE>>,
+    start_now: Signal<Local, Bit>,
+    pick_index: Signal<Local, Bits<5>>,
+    fetch: Signal<Local, Bit>,
+    take: Signal<Local, Bit>,
+    active: Signal<Local, Bit>,
+    next_dirty: Signal<Local, Bits<MAX_LINE>>,
+    next_any: Signal<Local, Bit>,
+    copy_word: Signal<Local, Bits<64>>,
+    own_word: Signal<Local, Bits<64>>,
     new_known: Signal<Local, Bits<MAX_LINE>>,
-    start_row_mask: Signal<Local, Bits<MAX_LINE>>,
-    start_column_mask: Signal<Local, Bits<MAX_LINE>>,
-    new_value: Signal<Local, Bits<MAX_LINE>>,
-    // Board constants, registered at `start` to keep them off the datapath.
-    row_phase: DFF<Bit>,
-    row_mask: DFF<Bits<MAX_LINE>>,
-    column_mask: DFF<Bits<MAX_LINE>>,
-    last_row: DFF<Bits<LINE_ID_BITS>>,
-    last_line: DFF<Bits<LINE_ID_BITS>>,
-    total_lines: DFF<Bits<LINE_ID_BITS>>,
-    row_pad: DFF<Bits<DIM_BITS>>,
-    column_pad: DFF<Bits<DIM_BITS>>,
-    // The visit's verdict on its line, registered a cycle ahead of Update.
-    line_changed: DFF<Bit>,
-    line_full: DFF<Bit>,
-    // Grid commands, registered: they take effect a cycle after the state
-    // machine issues them, so the 2 048 grid flops see a short enable path.
-    clear_grid: DFF<Bit>,
-    insert_known: DFF<Bits<MAX_LINE>>,
-    insert_value: DFF<Bits<MAX_LINE>>,
-    rotate_up: DFF<Bit>,
-    rotate_left: DFF<Bit>,
-    insert_row: DFF<Bit>,
-    insert_column: DFF<Bit>,
-    ones: Constant<Bits<MAX_LINE>>,
-    grid_size: Constant<Bits<DIM_BITS>>,
+    u_line: Signal<Local, Bits<MAX_LINE>>,
+    table_address: Signal<Local, Bits<TABLE_BITS>>,
+    start_row_cells: Signal<Local, Bits<MAX_LINE>>,
+    start_column_cells: Signal<Local, Bits<MAX_LINE>>,
+    one: Constant<Bits<MAX_LINE>>,
+    count_shift: Constant<Bits<8>>,
+    all_ones: Constant<Bits<64>>,
+    index_bit: [Constant<Bits<MAX_LINE>>; 5],
     solved: Constant<Bits<3>>,
-    contradiction: Constant<Bits<3>>,
+    contradicted: Constant<Bits<3>>,
     stalled: Constant<Bits<3>>,
 }
 
@@ -156,16 +185,13 @@ impl Default for Solver {
             start: Default::default(),
             rows: Default::default(),
             columns: Default::default(),
-            fifo_read: Default::default(),
-            fifo_data: Default::default(),
-            fifo_write: Default::default(),
-            fifo_write_data: Default::default(),
-            count_read: Default::default(),
-            count_read_line: Default::default(),
-            count_read_data: Default::default(),
-            count_write: Default::default(),
-            count_write_line: Default::default(),
-            count_write_data: Default::default(),
+            append: Default::default(),
+            append_data: Default::default(),
+            full: Default::default(),
+            len: Default::default(),
+            line_end: Default::default(),
+            line_end_line: Default::default(),
+            line_end_count: Default::default(),
             busy: Default::default(),
             done: Default::default(),
             outcome: Default::default(),
@@ -175,59 +201,81 @@ impl Default for Solver {
             top_known: Default::default(),
             top_value: Default::default(),
             next_row: Default::default(),
-            known: array_init::array_init(|_| Default::default()),
-            value: array_init::array_init(|_| Default::default()),
+            store: Default::default(),
+            filter: Default::default(),
+            writer: Default::default(),
+            todo_lowest: Default::default(),
+            next_lowest: Default::default(),
+            row_copy: Default::default(),
+            column_copy: Default::default(),
             state: Default::default(),
-            line: Default::default(),
-            remaining: Default::default(),
-            more: Default::default(),
-            any_survivor: Default::default(),
-            survivors: Default::default(),
-            line_known: Default::default(),
-            line_value: Default::default(),
+            clear_address: Default::default(),
+            start_pending: Default::default(),
+            row_phase: Default::default(),
+            row_cells: Default::default(),
+            column_cells: Default::default(),
             line_mask: Default::default(),
-            all: Default::default(),
-            any: Default::default(),
-            read_valid: Default::default(),
-            compare_valid: Default::default(),
-            compare_ok: Default::default(),
-            compare_word: Default::default(),
-            quiet: Default::default(),
-            window_full: Default::default(),
-            pad: Default::default(),
-            row_offset: Default::default(),
-            column_offset: Default::default(),
+            rows_q: Default::default(),
+            dirty_rows: Default::default(),
+            dirty_columns: Default::default(),
+            rows_dirty: Default::default(),
+            columns_dirty: Default::default(),
+            todo: Default::default(),
+            picked: Default::default(),
+            pick: Default::default(),
+            fetched: Default::default(),
+            fetched_index: Default::default(),
+            u_valid: Default::default(),
+            u_index: Default::default(),
+            u_base: Default::default(),
+            u_survivors: Default::default(),
+            u_known: Default::default(),
+            u_value: Default::default(),
+            u_changed: Default::default(),
+            u_changed_any: Default::default(),
+            u_full: Default::default(),
+            u_empty: Default::default(),
+            u_write: Default::default(),
+            clearing: Default::default(),
+            phase_began: Default::default(),
+            in_flight: Default::default(),
+            top_known_q: Default::default(),
+            top_value_q: Default::default(),
+            row_write: Default::default(),
+            row_write_address: Default::default(),
+            row_write_data: Default::default(),
+            row_write_mask: Default::default(),
+            column_write: Default::default(),
+            column_write_address: Default::default(),
+            column_write_data: Default::default(),
+            column_write_mask: Default::default(),
+            full_rows: Default::default(),
+            contradiction: Default::default(),
+            contradiction_line_q: Default::default(),
             outcome_q: Default::default(),
             cycles_q: Default::default(),
             passes_q: Default::default(),
             done_q: Default::default(),
-            column_known: Default::default(),
-            column_value: Default::default(),
+            start_now: Default::default(),
+            pick_index: Default::default(),
+            fetch: Default::default(),
+            take: Default::default(),
+            active: Default::default(),
+            next_dirty: Default::default(),
+            next_any: Default::default(),
+            copy_word: Default::default(),
+            own_word: Default::default(),
             new_known: Default::default(),
-            start_row_mask: Default::default(),
-            start_column_mask: Default::default(),
-            new_value: Default::default(),
-            row_phase: Default::default(),
-            row_mask: Default::default(),
-            column_mask: Default::default(),
-            last_row: Default::default(),
-            last_line: Default::default(),
-            total_lines: Default::default(),
-            row_pad: Default::default(),
-            column_pad: Default::default(),
-            line_changed: Default::default(),
-            line_full: Default::default(),
-            clear_grid: Default::default(),
-            insert_known: Default::default(),
-            insert_value: Default::default(),
-            rotate_up: Default::default(),
-            rotate_left: Default::default(),
-            insert_row: Default::default(),
-            insert_column: Default::default(),
-            ones: constant(u32::MAX),
-            grid_size: constant(MAX_LINE as u64),
+            u_line: Default::default(),
+            table_address: Default::default(),
+            start_row_cells: Default::default(),
+            start_column_cells: Default::default(),
+            one: constant(1u64),
+            count_shift: constant(FIFO_ADDR_BITS as u64),
+            all_ones: constant(u64::MAX),
+            index_bit: index_bits(),
             solved: constant(outcome::SOLVED),
-            contradiction: constant(outcome::CONTRADICTION),
+            contradicted: constant(outcome::CONTRADICTION),
             stalled: constant(outcome::STALLED),
         }
     }
@@ -240,314 +288,393 @@ impl Logic for Solver {
             self,
             clock,
             state,
-            line,
-            remaining,
-            more,
-            any_survivor,
-            survivors,
-            line_known,
-            line_value,
+            clear_address,
+            start_pending,
+            row_phase,
+            row_cells,
+            column_cells,
             line_mask,
-            all,
-            any,
-            read_valid,
-            compare_valid,
-            compare_ok,
-            compare_word,
-            quiet,
-            window_full,
-            pad,
-            row_offset,
-            column_offset,
+            rows_q,
+            dirty_rows,
+            dirty_columns,
+            rows_dirty,
+            columns_dirty,
+            todo,
+            picked,
+            pick,
+            fetched,
+            fetched_index,
+            u_valid,
+            u_index,
+            u_base,
+            u_survivors,
+            u_known,
+            u_value,
+            u_changed,
+            u_changed_any,
+            u_full,
+            u_empty,
+            u_write,
+            clearing,
+            phase_began,
+            in_flight,
+            top_known_q,
+            top_value_q,
+            row_write,
+            row_write_address,
+            row_write_data,
+            row_write_mask,
+            column_write,
+            column_write_address,
+            column_write_data,
+            column_write_mask,
+            full_rows,
+            contradiction,
+            contradiction_line_q,
             outcome_q,
             cycles_q,
             passes_q,
-            done_q,
-            clear_grid,
-            insert_known,
-            insert_value,
-            rotate_up,
-            rotate_left,
-            insert_row,
-            insert_column,
-            row_phase,
-            row_mask,
-            column_mask,
-            last_row,
-            last_line,
-            total_lines,
-            row_pad,
-            column_pad,
-            line_changed,
-            line_full
+            done_q
         );
-        for i in 0..MAX_LINE {
-            self.known[i].clock.next = self.clock.val();
-            self.value[i].clock.next = self.clock.val();
-            self.known[i].d.next = self.known[i].q.val();
-            self.value[i].d.next = self.value[i].q.val();
-        }
-        // Column 0 of the grid, as a line word (bit r = row r).
-        self.column_known.next = 0.into();
-        self.column_value.next = 0.into();
-        for i in 0..MAX_LINE {
-            self.column_known.next = self
-                .column_known
-                .val()
-                .replace_bit(i, self.known[i].q.val().get_bit(0));
-            self.column_value.next = self
-                .column_value
-                .val()
-                .replace_bit(i, self.value[i].q.val().get_bit(0));
-        }
+        self.store.clock.next = self.clock.val();
+        self.filter.clock.next = self.clock.val();
+        self.writer.clock.next = self.clock.val();
+        self.row_copy.clock.next = self.clock.val();
+        self.column_copy.clock.next = self.clock.val();
+
+        // The loader's ports.
+        self.store.clear.next = self.abort.val();
+        self.store.append.next = self.append.val();
+        self.store.append_data.next = self.append_data.val();
+        self.full.next = self.store.full.val();
+        self.len.next = self.store.len.val();
+        self.store.line_end.next = self.line_end.val();
+        self.store.line_end_line.next = self.line_end_line.val();
+        self.store.line_end_count.next = self.line_end_count.val();
+        self.store.rows.next = self.rows.val();
+
+        // The filter's ports of the store.
+        self.store.read_even_address.next = self.filter.read_even_address.val();
+        self.store.read_odd_address.next = self.filter.read_odd_address.val();
+        self.store.read_even_used.next = self.filter.read_even_used.val();
+        self.store.read_odd_used.next = self.filter.read_odd_used.val();
+        self.filter.even_data.next = self.store.even_data.val();
+        self.filter.odd_data.next = self.store.odd_data.val();
+        self.store.write_even.next = self.filter.write_even.val();
+        self.store.write_even_address.next = self.filter.write_even_address.val();
+        self.store.write_even_data.next = self.filter.write_even_data.val();
+        self.store.write_odd.next = self.filter.write_odd.val();
+        self.store.write_odd_address.next = self.filter.write_odd_address.val();
+        self.store.write_odd_data.next = self.filter.write_odd_data.val();
+
         // The line masks of this board: bit i is set for i < length.
-        self.start_row_mask.next = 0.into();
-        self.start_column_mask.next = 0.into();
+        self.start_row_cells.next = 0.into();
+        self.start_column_cells.next = 0.into();
         for i in 0..MAX_LINE {
-            self.start_row_mask.next = self
-                .start_row_mask
+            self.start_row_cells.next = self
+                .start_row_cells
                 .val()
                 .replace_bit(i, self.columns.val().index() > i);
-            self.start_column_mask.next = self
-                .start_column_mask
+            self.start_column_cells.next = self
+                .start_column_cells
                 .val()
                 .replace_bit(i, self.rows.val().index() > i);
         }
-        self.new_known.next = (self.all.q.val() | !self.any.q.val()) & self.line_mask.q.val();
-        self.new_value.next = self.all.q.val() & self.line_mask.q.val();
-        if !self.any_survivor.q.val() {
-            // A contradiction: the line goes back unchanged.
-            self.new_known.next = self.line_known.q.val();
-            self.new_value.next = self.line_value.q.val();
-        }
-        self.line_changed.d.next = self.new_known.val() != self.line_known.q.val();
-        self.line_full.d.next = self.new_known.val() == self.line_mask.q.val();
 
-        self.busy.next = (self.state.q.val() != SolveState::Idle) & (self.state.q.val() != SolveState::Done);
+        // Pick, fetch, take.
+        self.pick_index.next = 0.into();
+        for k in 0..5 {
+            self.pick_index.next = self
+                .pick_index
+                .val()
+                .replace_bit(k, (self.pick.q.val() & self.index_bit[k].val()) != 0);
+        }
+        self.take.next = self.fetched.q.val() & self.filter.free.val();
+        self.fetch.next = self.picked.q.val() & (!self.fetched.q.val() | self.take.val());
+        self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.fetched_index.q.val());
+        if self.fetch.val() {
+            self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.pick_index.val());
+        }
+        self.table_address.next = self.table_address.val().replace_bit(5, !self.row_phase.q.val());
+        self.store.table_read_address.next = self.table_address.val();
+        self.store.table_read_used.next = self.fetch.val() | self.fetched.q.val();
+        self.row_copy.read_address.next = self.table_address.val().get_bits::<5>(0);
+        self.column_copy.read_address.next = self.table_address.val().get_bits::<5>(0);
+        self.row_copy.read_used.next = (self.fetch.val() | self.fetched.q.val()) & self.row_phase.q.val();
+        self.column_copy.read_used.next = (self.fetch.val() | self.fetched.q.val()) & !self.row_phase.q.val();
+        self.copy_word.next = self.column_copy.read_data.val();
+        if self.row_phase.q.val() {
+            self.copy_word.next = self.row_copy.read_data.val();
+        }
+        if self.fetch.val() {
+            self.fetched.d.next = true;
+            self.fetched_index.d.next = self.pick_index.val();
+        } else if self.take.val() {
+            self.fetched.d.next = false;
+        }
+        self.todo_lowest.word.next = self.todo.q.val();
+        if !self.picked.q.val() | self.fetch.val() {
+            self.pick.d.next = self.todo_lowest.lowest.val();
+            self.picked.d.next = self.todo.q.val() != 0;
+            self.todo.d.next = self.todo.q.val() & !self.todo_lowest.lowest.val();
+        }
+        self.filter.take.next = self.take.val();
+        self.filter.take_index.next = self.fetched_index.q.val();
+        self.filter.take_base.next = self.store.table_data.val().get_bits::<FIFO_ADDR_BITS>(0);
+        self.filter.take_count.next =
+            bit_cast::<COUNT_BITS, ENTRY_BITS>(self.store.table_data.val() >> self.count_shift.val());
+        self.filter.take_known.next = self.copy_word.val().get_bits::<MAX_LINE>(0);
+        self.filter.take_value.next = self.copy_word.val().get_bits::<MAX_LINE>(32);
+        self.filter.flush.next = false;
+
+        // Stage U.
+        self.new_known.next =
+            (self.filter.result_all.val() | !self.filter.result_any.val()) & self.line_mask.q.val();
+        self.u_valid.d.next = self.filter.result.val();
+        self.u_index.d.next = self.filter.result_index.val();
+        self.u_base.d.next = self.filter.result_base.val();
+        self.u_survivors.d.next = self.filter.result_survivors.val();
+        self.u_known.d.next = self.new_known.val();
+        self.u_value.d.next = self.filter.result_all.val() & self.line_mask.q.val();
+        self.u_changed.d.next = self.new_known.val() & !self.filter.result_known.val();
+        self.u_changed_any.d.next = (self.new_known.val() & !self.filter.result_known.val()) != 0;
+        self.u_full.d.next = self.new_known.val() == self.line_mask.q.val();
+        self.u_empty.d.next = self.filter.result_survivors.val() == 0;
+        self.u_write.d.next = self.filter.result.val() & (self.filter.result_survivors.val() != 0);
+
+        // Commit: the line's word, its count, the crossing cells, the dirt.
+        self.u_line.next = self.one.val() << self.u_index.q.val();
+        self.own_word.next = bit_cast::<64, MAX_LINE>(self.u_known.q.val())
+            | (bit_cast::<64, MAX_LINE>(self.u_value.q.val()) << 32);
+        self.store.table_write.next = false;
+        self.store.table_write_address.next =
+            bit_cast::<TABLE_BITS, 5>(self.u_index.q.val()).replace_bit(5, !self.row_phase.q.val());
+        self.store.table_write_data.next = bit_cast::<ENTRY_BITS, FIFO_ADDR_BITS>(self.u_base.q.val())
+            | (bit_cast::<ENTRY_BITS, COUNT_BITS>(self.u_survivors.q.val()) << self.count_shift.val());
+        self.writer.reset.next = self.abort.val();
+        self.writer.commit.next = false;
+        self.writer.commit_index.next = self.u_index.q.val();
+        self.writer.commit_changed.next = self.u_changed.q.val();
+        self.writer.commit_value.next = self.u_value.q.val();
+        if self.u_valid.q.val() {
+            if self.u_empty.q.val() {
+                // No option left: stop here, dropping the lines after it.
+                self.contradiction.d.next = true;
+                self.contradiction_line_q.d.next = bit_cast::<LINE_ID_BITS, 5>(self.u_index.q.val());
+                if !self.row_phase.q.val() {
+                    self.contradiction_line_q.d.next =
+                        bit_cast::<LINE_ID_BITS, 5>(self.u_index.q.val()) + self.rows_q.q.val();
+                }
+                self.filter.flush.next = true;
+                self.picked.d.next = false;
+                self.fetched.d.next = false;
+                self.todo.d.next = 0.into();
+                self.u_valid.d.next = false;
+                self.u_write.d.next = false;
+            } else {
+                self.store.table_write.next = true;
+                self.writer.commit.next = self.u_changed_any.q.val();
+                if self.row_phase.q.val() {
+                    self.dirty_columns.d.next = self.dirty_columns.q.val() | self.u_changed.q.val();
+                    self.columns_dirty.d.next = self.columns_dirty.q.val() | self.u_changed_any.q.val();
+                    if self.u_full.q.val() {
+                        self.full_rows.d.next = self.full_rows.q.val() | self.u_line.val();
+                    }
+                } else {
+                    self.dirty_rows.d.next = self.dirty_rows.q.val() | self.u_changed.q.val();
+                    self.rows_dirty.d.next = self.rows_dirty.q.val() | self.u_changed_any.q.val();
+                }
+            }
+        }
+        // The line's word goes into its own copy, the writer's cells into
+        // the other; a new board clears both. Through registers: the
+        // copies' write enables come from their masks, and a choice of
+        // sources before them missed 100 MHz.
+        self.row_write.d.next = self.writer.write.val();
+        self.row_write_address.d.next = self.writer.write_address.val();
+        self.row_write_data.d.next = self.writer.write_data.val();
+        self.row_write_mask.d.next = self.writer.write_mask.val();
+        self.column_write.d.next = self.u_write.q.val();
+        self.column_write_address.d.next = self.u_index.q.val();
+        self.column_write_data.d.next = self.own_word.val();
+        self.column_write_mask.d.next = self.all_ones.val();
+        if self.row_phase.q.val() {
+            self.row_write.d.next = self.u_write.q.val();
+            self.row_write_address.d.next = self.u_index.q.val();
+            self.row_write_data.d.next = self.own_word.val();
+            self.row_write_mask.d.next = self.all_ones.val();
+            self.column_write.d.next = self.writer.write.val();
+            self.column_write_address.d.next = self.writer.write_address.val();
+            self.column_write_data.d.next = self.writer.write_data.val();
+            self.column_write_mask.d.next = self.writer.write_mask.val();
+        }
+        if self.clearing.q.val() {
+            self.row_write.d.next = true;
+            self.column_write.d.next = true;
+            self.row_write_address.d.next = self.clear_address.q.val();
+            self.column_write_address.d.next = self.clear_address.q.val();
+            self.row_write_data.d.next = 0.into();
+            self.column_write_data.d.next = 0.into();
+            self.row_write_mask.d.next = self.all_ones.val();
+            self.column_write_mask.d.next = self.all_ones.val();
+        }
+        self.row_copy.write_enable.next = self.row_write.q.val();
+        self.row_copy.write_address.next = self.row_write_address.q.val();
+        self.row_copy.write_data.next = self.row_write_data.q.val();
+        self.row_copy.write_mask.next = self.row_write_mask.q.val();
+        self.column_copy.write_enable.next = self.column_write.q.val();
+        self.column_copy.write_address.next = self.column_write_address.q.val();
+        self.column_copy.write_data.next = self.column_write_data.q.val();
+        self.column_copy.write_mask.next = self.column_write_mask.q.val();
+
+        // Anything in flight now is still in flight next cycle, or has
+        // become a commit (a line's last pair, W, becomes U), or has been
+        // flushed; a new phase or a start puts a line in flight. So
+        // `in_flight` (registered) and the writer's `busy` (registered) say
+        // whether the phase is still going: a decision from two registers.
+        self.in_flight.d.next =
+            (self.picked.q.val() | self.fetched.q.val() | self.filter.busy.val()) & !self.filter.flush.val();
+        self.active.next = self.in_flight.q.val() | self.writer.busy.val();
+        self.next_dirty.next = self.dirty_rows.q.val();
+        self.next_any.next = self.rows_dirty.q.val();
+        if self.row_phase.q.val() {
+            self.next_dirty.next = self.dirty_columns.q.val();
+            self.next_any.next = self.columns_dirty.q.val();
+        }
+        self.next_lowest.word.next = self.next_dirty.val();
+
+        self.busy.next = (self.state.q.val() == SolveState::Run)
+            | (self.state.q.val() == SolveState::Finish)
+            | self.start_pending.q.val();
         self.done.next = self.done_q.q.val();
+        self.done_q.d.next = false;
         self.outcome.next = self.outcome_q.q.val();
-        self.contradiction_line.next = self.line.q.val();
+        self.contradiction_line.next = self.contradiction_line_q.q.val();
         self.cycles.next = self.cycles_q.q.val();
         self.passes.next = self.passes_q.q.val();
-        self.top_known.next = self.known[0].q.val();
-        self.top_value.next = self.value[0].q.val();
-        self.count_read.next = false;
-        self.count_read_line.next = self.line.q.val();
-        self.count_write_line.next = self.line.q.val();
-        self.count_write_data.next = self.survivors.q.val();
-        self.count_write.next = false;
-        self.fifo_read.next = false;
-        self.rotate_up.d.next = false;
-        self.rotate_left.d.next = false;
-        self.insert_row.d.next = false;
-        self.insert_column.d.next = false;
-        self.done_q.d.next = false;
-        if self.busy.val() {
+        // Registered: the reply picks a cell out of the row, and a RAM output
+        // before that pick missed 100 MHz.
+        self.top_known_q.d.next = self.row_copy.read_data.val().get_bits::<MAX_LINE>(0);
+        self.top_value_q.d.next = self.row_copy.read_data.val().get_bits::<MAX_LINE>(32);
+        self.top_known.next = self.top_known_q.q.val();
+        self.top_value.next = self.top_value_q.q.val();
+        if (self.state.q.val() == SolveState::Run) | (self.state.q.val() == SolveState::Finish) {
             self.cycles_q.d.next = self.cycles_q.q.val() + 1;
+        }
+        self.start_now.next = self.start.val();
+        // A phase began: its lines are in `todo`; its dirt starts afresh.
+        self.phase_began.d.next = false;
+        if self.phase_began.q.val() {
+            if self.row_phase.q.val() {
+                self.dirty_rows.d.next = 0.into();
+                self.rows_dirty.d.next = false;
+                self.line_mask.d.next = self.row_cells.q.val();
+                if self.passes_q.q.val() != 255 {
+                    self.passes_q.d.next = self.passes_q.q.val() + 1;
+                }
+            } else {
+                self.dirty_columns.d.next = 0.into();
+                self.columns_dirty.d.next = false;
+                self.line_mask.d.next = self.column_cells.q.val();
+            }
         }
 
         match self.state.q.val() {
+            SolveState::Clear => {
+                self.clear_address.d.next = self.clear_address.q.val() + 1;
+                self.start_now.next = self.start_pending.q.val() & (self.clear_address.q.val() == 31);
+                if self.start.val() {
+                    self.start_pending.d.next = true;
+                }
+                if self.clear_address.q.val() == 31 {
+                    self.clearing.d.next = false;
+                    self.state.d.next = SolveState::Idle;
+                }
+            }
             SolveState::Idle => {}
-            SolveState::Fetch => {
-                self.count_read.next = true;
-                self.state.d.next = SolveState::Setup;
-            }
-            SolveState::Setup => {
-                self.remaining.d.next = self.count_read_data.val();
-                self.more.d.next = self.count_read_data.val() != 0;
-                self.survivors.d.next = 0.into();
-                self.any_survivor.d.next = false;
-                self.all.d.next = self.ones.val();
-                self.any.d.next = 0.into();
-                if self.row_phase.q.val() {
-                    self.line_known.d.next = self.known[0].q.val();
-                    self.line_value.d.next = self.value[0].q.val();
-                    self.line_mask.d.next = self.row_mask.q.val();
-                } else {
-                    self.line_known.d.next = self.column_known.val();
-                    self.line_value.d.next = self.column_value.val();
-                    self.line_mask.d.next = self.column_mask.q.val();
-                }
-                self.state.d.next = SolveState::Stream;
-            }
-            SolveState::Stream => {
-                if self.more.q.val() {
-                    self.fifo_read.next = true;
-                    self.remaining.d.next = self.remaining.q.val() - 1;
-                    self.more.d.next = self.remaining.q.val() != 1;
-                } else if !self.read_valid.q.val() & !self.compare_valid.q.val() {
-                    self.state.d.next = SolveState::Update;
-                }
-            }
-            SolveState::Update => {
-                self.count_write.next = true;
-                self.state.d.next = SolveState::Advance;
-                if self.line_changed.q.val() {
-                    self.quiet.d.next = 0.into();
-                    self.window_full.d.next = true;
-                } else {
-                    self.quiet.d.next = self.quiet.q.val() + 1;
-                    self.window_full.d.next = self.window_full.q.val() & self.line_full.q.val();
-                }
-                if self.row_phase.q.val() {
-                    // Row 0 leaves at the top and comes back, updated, at the bottom.
-                    self.rotate_up.d.next = true;
-                    self.insert_row.d.next = true;
-                    self.row_offset.d.next = self.row_offset.q.val() + 1;
-                } else {
-                    // Column 0 leaves on the left and comes back, updated, on the right.
-                    self.rotate_left.d.next = true;
-                    self.insert_column.d.next = true;
-                    self.column_offset.d.next = self.column_offset.q.val() + 1;
-                }
-                if !self.any_survivor.q.val() {
-                    self.outcome_q.d.next = self.contradiction.val();
-                    self.state.d.next = SolveState::Realign;
-                }
-            }
-            SolveState::Advance => {
-                self.line.d.next = self.line.q.val() + 1;
-                self.state.d.next = SolveState::Fetch;
-                if self.quiet.q.val() == self.total_lines.q.val() {
-                    self.state.d.next = SolveState::Realign;
-                    if self.window_full.q.val() {
-                        self.outcome_q.d.next = self.solved.val();
+            SolveState::Run => {
+                // The cycle that decides does only what the next cycle needs
+                // (a wider decision here held the DNF bitstream to 88 MHz);
+                // the rest follows in the cycle after (`phase_began`, Finish).
+                if !self.active.val() {
+                    if self.contradiction.q.val() | !self.next_any.val() {
+                        // Row 0 for the reply.
+                        self.fetched_index.d.next = 0.into();
+                        self.state.d.next = SolveState::Finish;
                     } else {
-                        self.outcome_q.d.next = self.stalled.val();
+                        self.row_phase.d.next = !self.row_phase.q.val();
+                        self.pick.d.next = self.next_lowest.lowest.val();
+                        self.picked.d.next = true;
+                        self.todo.d.next = self.next_dirty.val() & !self.next_lowest.lowest.val();
+                        self.phase_began.d.next = true;
+                        self.in_flight.d.next = true;
                     }
-                } else if self.line.q.val() == self.last_row.q.val() {
-                    self.row_phase.d.next = false;
-                    self.pad.d.next = self.row_pad.q.val();
-                    self.state.d.next = SolveState::PadRows;
-                } else if self.line.q.val() == self.last_line.q.val() {
-                    self.line.d.next = 0.into();
-                    self.row_phase.d.next = true;
-                    if self.passes_q.q.val() != 255 {
-                        self.passes_q.d.next = self.passes_q.q.val() + 1;
-                    }
-                    self.pad.d.next = self.column_pad.q.val();
-                    self.state.d.next = SolveState::PadColumns;
                 }
             }
-            SolveState::PadRows => {
-                if self.pad.q.val() == 0 {
-                    self.state.d.next = SolveState::Fetch;
-                } else {
-                    self.pad.d.next = self.pad.q.val() - 1;
-                    self.rotate_up.d.next = true;
-                    self.row_offset.d.next = self.row_offset.q.val() + 1;
+            SolveState::Finish => {
+                self.outcome_q.d.next = self.stalled.val();
+                if (self.full_rows.q.val() & self.column_cells.q.val()) == self.column_cells.q.val() {
+                    self.outcome_q.d.next = self.solved.val();
                 }
-            }
-            SolveState::PadColumns => {
-                if self.pad.q.val() == 0 {
-                    self.state.d.next = SolveState::Fetch;
-                } else {
-                    self.pad.d.next = self.pad.q.val() - 1;
-                    self.rotate_left.d.next = true;
-                    self.column_offset.d.next = self.column_offset.q.val() + 1;
+                if self.contradiction.q.val() {
+                    self.outcome_q.d.next = self.contradicted.val();
                 }
-            }
-            SolveState::Realign => {
-                if self.row_offset.q.val() != 0 {
-                    self.rotate_up.d.next = true;
-                    self.row_offset.d.next = self.row_offset.q.val() + 1;
-                } else if self.column_offset.q.val() != 0 {
-                    self.rotate_left.d.next = true;
-                    self.column_offset.d.next = self.column_offset.q.val() + 1;
-                } else {
-                    self.done_q.d.next = true;
-                    self.state.d.next = SolveState::Done;
-                }
+                self.done_q.d.next = true;
+                self.row_phase.d.next = true;
+                self.state.d.next = SolveState::Done;
             }
             SolveState::Done => {
                 if self.next_row.val() {
-                    self.rotate_up.d.next = true;
+                    self.fetched_index.d.next = self.fetched_index.q.val() + 1;
                 }
             }
             _ => {
                 self.state.d.next = SolveState::Idle;
             }
         }
-        // The option pipeline runs in every state; only Stream feeds it
-        // (after the state machine, which decides `fifo_read`).
-        self.read_valid.d.next = self.fifo_read.val();
-        self.compare_valid.d.next = self.read_valid.q.val();
-        self.compare_word.d.next = self.fifo_data.val();
-        self.compare_ok.d.next =
-            ((self.fifo_data.val() ^ self.line_value.q.val()) & self.line_known.q.val()) == 0;
-        self.fifo_write.next = self.compare_valid.q.val() & self.compare_ok.q.val();
-        self.fifo_write_data.next = self.compare_word.q.val();
-        if self.fifo_write.val() {
-            self.all.d.next = self.all.q.val() & self.compare_word.q.val();
-            self.any.d.next = self.any.q.val() | self.compare_word.q.val();
-            self.survivors.d.next = self.survivors.q.val() + 1;
-            self.any_survivor.d.next = true;
+        if (self.state.q.val() == SolveState::Finish) | (self.state.q.val() == SolveState::Done) {
+            self.row_copy.read_used.next = true;
         }
-
-        // Grid moves: the rotations, and the visited line's update entering
-        // at the far end (MAX_LINE is 32: bit 31 is the far column).
-        if self.rotate_up.q.val() {
-            for i in 0..LAST {
-                self.known[i].d.next = self.known[i + 1].q.val();
-                self.value[i].d.next = self.value[i + 1].q.val();
-            }
-            self.known[31].d.next = self.known[0].q.val();
-            self.value[31].d.next = self.value[0].q.val();
-            if self.insert_row.q.val() {
-                self.known[31].d.next = self.insert_known.q.val();
-                self.value[31].d.next = self.insert_value.q.val();
-            }
-        }
-        if self.rotate_left.q.val() {
-            for i in 0..MAX_LINE {
-                self.known[i].d.next =
-                    (self.known[i].q.val() >> 1).replace_bit(31, self.known[i].q.val().get_bit(0));
-                self.value[i].d.next =
-                    (self.value[i].q.val() >> 1).replace_bit(31, self.value[i].q.val().get_bit(0));
-                if self.insert_column.q.val() {
-                    self.known[i].d.next =
-                        (self.known[i].q.val() >> 1).replace_bit(31, self.insert_known.q.val().get_bit(i));
-                    self.value[i].d.next =
-                        (self.value[i].q.val() >> 1).replace_bit(31, self.insert_value.q.val().get_bit(i));
-                }
-            }
-        }
-        if self.clear_grid.q.val() {
-            for i in 0..MAX_LINE {
-                self.known[i].d.next = 0.into();
-                self.value[i].d.next = 0.into();
-            }
-        }
-        self.clear_grid.d.next = self.start.val();
-        self.insert_known.d.next = self.new_known.val();
-        self.insert_value.d.next = self.new_value.val();
-        if self.start.val() {
+        if self.start_now.val() {
+            self.start_pending.d.next = false;
             self.row_phase.d.next = true;
-            self.row_mask.d.next = self.start_row_mask.val();
-            self.column_mask.d.next = self.start_column_mask.val();
-            self.last_row.d.next = bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val()) - 1;
-            self.total_lines.d.next = bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val())
-                + bit_cast::<LINE_ID_BITS, DIM_BITS>(self.columns.val());
-            self.last_line.d.next = bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val())
-                + bit_cast::<LINE_ID_BITS, DIM_BITS>(self.columns.val())
-                - 1;
-            self.row_pad.d.next = self.grid_size.val() - self.rows.val();
-            self.column_pad.d.next = self.grid_size.val() - self.columns.val();
-            self.line.d.next = 0.into();
-            self.quiet.d.next = 0.into();
-            self.window_full.d.next = true;
-            self.row_offset.d.next = 0.into();
-            self.column_offset.d.next = 0.into();
+            self.row_cells.d.next = self.start_row_cells.val();
+            self.column_cells.d.next = self.start_column_cells.val();
+            self.line_mask.d.next = self.start_row_cells.val();
+            self.rows_q.d.next = bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val());
+            self.dirty_rows.d.next = 0.into();
+            // Rows are numbered by a column's cells and columns by a row's.
+            self.dirty_columns.d.next = self.start_row_cells.val();
+            self.rows_dirty.d.next = false;
+            self.columns_dirty.d.next = true;
+            self.full_rows.d.next = 0.into();
+            self.contradiction.d.next = false;
+            // Row 0 is fetched now (out of a solve the read addresses are
+            // row 0's); row 1, if any, is picked.
+            self.fetched.d.next = true;
+            self.in_flight.d.next = true;
+            self.fetched_index.d.next = 0.into();
+            self.pick.d.next = self.start_column_cells.val() & (self.one.val() << 1);
+            self.picked.d.next = self.rows.val() > 1;
+            self.todo.d.next = (self.start_column_cells.val() >> 2) << 2;
             self.cycles_q.d.next = 0.into();
             self.passes_q.d.next = 1.into();
-            self.state.d.next = SolveState::Fetch;
+            self.state.d.next = SolveState::Run;
         }
         if self.abort.val() {
-            self.state.d.next = SolveState::Idle;
-            // Words still in the pipeline belong to the abandoned board: they
-            // must not reach the FIFO the parser is about to refill.
-            self.read_valid.d.next = false;
-            self.compare_valid.d.next = false;
+            self.state.d.next = SolveState::Clear;
+            self.clearing.d.next = true;
+            // Out of a solve, the table and copies read row 0 (the first
+            // line a solve fetches): the fetched index, the rows' phase.
+            self.row_phase.d.next = true;
+            self.fetched_index.d.next = 0.into();
+            self.clear_address.d.next = 0.into();
+            self.start_pending.d.next = false;
+            self.picked.d.next = false;
+            self.fetched.d.next = false;
+            self.u_valid.d.next = false;
+            self.u_write.d.next = false;
+            self.filter.flush.next = true;
         }
     }
 }
@@ -557,46 +684,6 @@ pub(crate) mod tests {
     use super::*;
     use crate::bench::{tick, yosys_check};
     use crate::model::{self, Verdict};
-    use crate::option_fifo::OptionFifo;
-
-    /// The solver wired to a real option FIFO; the test loads the FIFO.
-    #[derive(LogicBlock)]
-    struct Bench {
-        clock: Signal<In, Clock>,
-        load: Signal<In, Bit>,
-        load_word: Signal<In, Bits<MAX_LINE>>,
-        load_count: Signal<In, Bit>,
-        load_line: Signal<In, Bits<LINE_ID_BITS>>,
-        load_count_value: Signal<In, Bits<COUNT_BITS>>,
-        fifo: OptionFifo,
-        solver: Solver,
-    }
-
-    impl Logic for Bench {
-        #[hdl_gen]
-        fn update(&mut self) {
-            self.fifo.clock.next = self.clock.val();
-            self.solver.clock.next = self.clock.val();
-            self.fifo.clear.next = self.solver.abort.val();
-            self.fifo.write.next = self.load.val() | self.solver.fifo_write.val();
-            self.fifo.write_data.next = self.load_word.val();
-            if self.solver.fifo_write.val() {
-                self.fifo.write_data.next = self.solver.fifo_write_data.val();
-            }
-            self.fifo.read.next = self.solver.fifo_read.val();
-            self.solver.fifo_data.next = self.fifo.read_data.val();
-            self.fifo.count_read.next = self.solver.count_read.val();
-            self.fifo.count_read_line.next = self.solver.count_read_line.val();
-            self.solver.count_read_data.next = self.fifo.count_read_data.val();
-            self.fifo.count_write.next = self.load_count.val() | self.solver.count_write.val();
-            self.fifo.count_write_line.next = self.load_line.val();
-            self.fifo.count_write_data.next = self.load_count_value.val();
-            if self.solver.count_write.val() {
-                self.fifo.count_write_line.next = self.solver.count_write_line.val();
-                self.fifo.count_write_data.next = self.solver.count_write_data.val();
-            }
-        }
-    }
 
     /// What the solver produced for one board.
     #[derive(Debug, PartialEq)]
@@ -609,62 +696,56 @@ pub(crate) mod tests {
     }
 
     pub(crate) fn run(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Run {
-        let mut b = Bench {
-            clock: Default::default(),
-            load: Default::default(),
-            load_word: Default::default(),
-            load_count: Default::default(),
-            load_line: Default::default(),
-            load_count_value: Default::default(),
-            fifo: Default::default(),
-            solver: Default::default(),
-        };
+        let mut b = Solver::default();
         b.connect_all();
-        b.solver.abort.next = true;
+        b.abort.next = true;
         tick(&mut b, |b| &mut b.clock);
-        b.solver.abort.next = false;
+        b.abort.next = false;
+        b.rows.next = (rows as u64).into();
+        b.columns.next = (columns as u64).into();
         for (line, options) in lines.iter().enumerate() {
             for &o in options {
-                b.load.next = true;
-                b.load_word.next = o.into();
+                b.append.next = true;
+                b.append_data.next = o.into();
                 tick(&mut b, |b| &mut b.clock);
             }
-            b.load.next = false;
-            b.load_count.next = true;
-            b.load_line.next = (line as u64).into();
-            b.load_count_value.next = (options.len() as u64).into();
+            b.append.next = false;
+            b.line_end.next = true;
+            b.line_end_line.next = (line as u64).into();
+            b.line_end_count.next = (options.len() as u64).into();
             tick(&mut b, |b| &mut b.clock);
-            b.load_count.next = false;
+            b.line_end.next = false;
         }
-        b.solver.rows.next = (rows as u64).into();
-        b.solver.columns.next = (columns as u64).into();
-        b.solver.start.next = true;
+        // The board memory is cleared in the 32 cycles after the abort.
+        for _ in 0..32 {
+            tick(&mut b, |b| &mut b.clock);
+        }
+        b.start.next = true;
         tick(&mut b, |b| &mut b.clock);
-        b.solver.start.next = false;
+        b.start.next = false;
         let mut guard = 0u64;
-        while !b.solver.done.val() {
+        while !b.done.val() {
             tick(&mut b, |b| &mut b.clock);
             guard += 1;
             assert!(guard < 50_000_000, "the solver never finished");
         }
+        tick(&mut b, |b| &mut b.clock);
         let mut cells = vec![];
         for _ in 0..rows {
-            let (k, v) = (
-                b.solver.top_known.val().to_u64(),
-                b.solver.top_value.val().to_u64(),
-            );
+            let (k, v) = (b.top_known.val().to_u64(), b.top_value.val().to_u64());
             cells.extend((0..columns).map(|c| (k >> c & 1 == 1).then_some(v >> c & 1 == 1)));
-            b.solver.next_row.next = true;
+            b.next_row.next = true;
             tick(&mut b, |b| &mut b.clock);
-            b.solver.next_row.next = false;
+            b.next_row.next = false;
+            tick(&mut b, |b| &mut b.clock);
             tick(&mut b, |b| &mut b.clock);
         }
         Run {
-            outcome: b.solver.outcome.val().to_u8(),
-            detail: b.solver.contradiction_line.val().to_u8(),
+            outcome: b.outcome.val().to_u8(),
+            detail: b.contradiction_line.val().to_u8(),
             cells,
-            passes: b.solver.passes.val().to_u8(),
-            cycles: b.solver.cycles.val().to_u64(),
+            passes: b.passes.val().to_u8(),
+            cycles: b.cycles.val().to_u64(),
         }
     }
 

@@ -1,0 +1,545 @@
+//! The line filter: streams one line's options out of the option store, two
+//! a cycle, keeps those that agree with the line's known cells,
+//! `((option ^ value) & known) == 0`, writes the survivors back into the
+//! line's region and folds them into an AND and an OR.
+//!
+//! Pipeline (one stage a cycle):
+//! * I: the pair of slots is read;
+//! * D: the words arrive and are compared (result registered, because a
+//!   RAM output, a 32-bit compare and the accumulators in one cycle miss
+//!   100 MHz);
+//! * W: survivors are written back from the line's base, AND/OR and the
+//!   survivor count accumulate; in the line's last pair, the folds are the
+//!   line's result (combinational: the solver registers what it needs).
+//!
+//! Lines follow one another with no gap: the next line is taken (`take`)
+//! in the cycle the current one reads its last pair (`free`). A line of K
+//! options reads ⌈K/2⌉ pairs; a line with none spends one cycle reading
+//! nothing, and its result has no survivor.
+//!
+//! Survivors are written in slot order from the base; a surviving word goes
+//! to its own bank when it can, so only a lone survivor may cross banks.
+//! A write always lands on a slot read at least two cycles before.
+
+use crate::option_store::BANK_BITS;
+use crate::params::{COUNT_BITS, FIFO_ADDR_BITS, MAX_LINE};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct LineFilter {
+    pub clock: Signal<In, Clock>,
+    /// Drop everything in flight.
+    pub flush: Signal<In, Bit>,
+    /// A line can be taken this cycle.
+    pub free: Signal<Out, Bit>,
+    /// Take a line: its index (carried to the result), region and cells.
+    pub take: Signal<In, Bit>,
+    pub take_index: Signal<In, Bits<5>>,
+    pub take_base: Signal<In, Bits<FIFO_ADDR_BITS>>,
+    pub take_count: Signal<In, Bits<COUNT_BITS>>,
+    pub take_known: Signal<In, Bits<MAX_LINE>>,
+    pub take_value: Signal<In, Bits<MAX_LINE>>,
+    /// Option store ports (see `option_store.rs`).
+    pub read_even_address: Signal<Out, Bits<BANK_BITS>>,
+    pub read_odd_address: Signal<Out, Bits<BANK_BITS>>,
+    pub read_even_used: Signal<Out, Bit>,
+    pub read_odd_used: Signal<Out, Bit>,
+    pub even_data: Signal<In, Bits<MAX_LINE>>,
+    pub odd_data: Signal<In, Bits<MAX_LINE>>,
+    pub write_even: Signal<Out, Bit>,
+    pub write_even_address: Signal<Out, Bits<BANK_BITS>>,
+    pub write_even_data: Signal<Out, Bits<MAX_LINE>>,
+    pub write_odd: Signal<Out, Bit>,
+    pub write_odd_address: Signal<Out, Bits<BANK_BITS>>,
+    pub write_odd_data: Signal<Out, Bits<MAX_LINE>>,
+    /// A line's result, for one cycle (from the last stage's logic): AND
+    /// and OR of its survivors, how many, and the line as it was taken.
+    pub result: Signal<Out, Bit>,
+    pub result_index: Signal<Out, Bits<5>>,
+    pub result_base: Signal<Out, Bits<FIFO_ADDR_BITS>>,
+    pub result_survivors: Signal<Out, Bits<COUNT_BITS>>,
+    pub result_all: Signal<Out, Bits<MAX_LINE>>,
+    pub result_any: Signal<Out, Bits<MAX_LINE>>,
+    pub result_known: Signal<Out, Bits<MAX_LINE>>,
+    pub result_value: Signal<Out, Bits<MAX_LINE>>,
+    /// Some line is in the pipeline.
+    pub busy: Signal<Out, Bit>,
+    // Stage I: the line being read. `half` = slot / 2 of the pair's first
+    // slot, `odd_base` its parity (the line's base parity); `one`/`two`:
+    // at least one/two options left; `last`: this is the last pair.
+    i_valid: DFF<Bit>,
+    i_half: DFF<Bits<BANK_BITS>>,
+    i_odd_base: DFF<Bit>,
+    i_left: DFF<Bits<COUNT_BITS>>,
+    i_one: DFF<Bit>,
+    i_two: DFF<Bit>,
+    i_last: DFF<Bit>,
+    i_first: DFF<Bit>,
+    i_index: DFF<Bits<5>>,
+    i_base: DFF<Bits<FIFO_ADDR_BITS>>,
+    i_known: DFF<Bits<MAX_LINE>>,
+    i_value: DFF<Bits<MAX_LINE>>,
+    // Stage D: the words arrive.
+    d_valid: DFF<Bit>,
+    d_even_valid: DFF<Bit>,
+    d_odd_valid: DFF<Bit>,
+    d_first: DFF<Bit>,
+    d_last: DFF<Bit>,
+    d_index: DFF<Bits<5>>,
+    d_base: DFF<Bits<FIFO_ADDR_BITS>>,
+    d_known: DFF<Bits<MAX_LINE>>,
+    d_value: DFF<Bits<MAX_LINE>>,
+    // Stage W: compared words; `slot` is the next survivor's slot.
+    w_valid: DFF<Bit>,
+    w_even_ok: DFF<Bit>,
+    w_odd_ok: DFF<Bit>,
+    w_even: DFF<Bits<MAX_LINE>>,
+    w_odd: DFF<Bits<MAX_LINE>>,
+    w_first: DFF<Bit>,
+    w_last: DFF<Bit>,
+    w_index: DFF<Bits<5>>,
+    w_base: DFF<Bits<FIFO_ADDR_BITS>>,
+    w_known: DFF<Bits<MAX_LINE>>,
+    w_value: DFF<Bits<MAX_LINE>>,
+    slot: DFF<Bits<FIFO_ADDR_BITS>>,
+    all: DFF<Bits<MAX_LINE>>,
+    any: DFF<Bits<MAX_LINE>>,
+    survivors: DFF<Bits<COUNT_BITS>>,
+    // Combinational helpers.
+    write_slot: Signal<Local, Bits<FIFO_ADDR_BITS>>,
+    write_slot_up: Signal<Local, Bits<FIFO_ADDR_BITS>>,
+    kept: Signal<Local, Bits<2>>,
+    fold_all: Signal<Local, Bits<MAX_LINE>>,
+    fold_any: Signal<Local, Bits<MAX_LINE>>,
+    fold_survivors: Signal<Local, Bits<COUNT_BITS>>,
+    ones: Constant<Bits<MAX_LINE>>,
+}
+
+impl Default for LineFilter {
+    fn default() -> Self {
+        LineFilter {
+            clock: Default::default(),
+            flush: Default::default(),
+            free: Default::default(),
+            take: Default::default(),
+            take_index: Default::default(),
+            take_base: Default::default(),
+            take_count: Default::default(),
+            take_known: Default::default(),
+            take_value: Default::default(),
+            read_even_address: Default::default(),
+            read_odd_address: Default::default(),
+            read_even_used: Default::default(),
+            read_odd_used: Default::default(),
+            even_data: Default::default(),
+            odd_data: Default::default(),
+            write_even: Default::default(),
+            write_even_address: Default::default(),
+            write_even_data: Default::default(),
+            write_odd: Default::default(),
+            write_odd_address: Default::default(),
+            write_odd_data: Default::default(),
+            result: Default::default(),
+            result_index: Default::default(),
+            result_base: Default::default(),
+            result_survivors: Default::default(),
+            result_all: Default::default(),
+            result_any: Default::default(),
+            result_known: Default::default(),
+            result_value: Default::default(),
+            busy: Default::default(),
+            i_valid: Default::default(),
+            i_half: Default::default(),
+            i_odd_base: Default::default(),
+            i_left: Default::default(),
+            i_one: Default::default(),
+            i_two: Default::default(),
+            i_last: Default::default(),
+            i_first: Default::default(),
+            i_index: Default::default(),
+            i_base: Default::default(),
+            i_known: Default::default(),
+            i_value: Default::default(),
+            d_valid: Default::default(),
+            d_even_valid: Default::default(),
+            d_odd_valid: Default::default(),
+            d_first: Default::default(),
+            d_last: Default::default(),
+            d_index: Default::default(),
+            d_base: Default::default(),
+            d_known: Default::default(),
+            d_value: Default::default(),
+            w_valid: Default::default(),
+            w_even_ok: Default::default(),
+            w_odd_ok: Default::default(),
+            w_even: Default::default(),
+            w_odd: Default::default(),
+            w_first: Default::default(),
+            w_last: Default::default(),
+            w_index: Default::default(),
+            w_base: Default::default(),
+            w_known: Default::default(),
+            w_value: Default::default(),
+            slot: Default::default(),
+            all: Default::default(),
+            any: Default::default(),
+            survivors: Default::default(),
+            write_slot: Default::default(),
+            write_slot_up: Default::default(),
+            kept: Default::default(),
+            fold_all: Default::default(),
+            fold_any: Default::default(),
+            fold_survivors: Default::default(),
+            ones: crate::constant(u32::MAX),
+        }
+    }
+}
+
+impl Logic for LineFilter {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            i_valid,
+            i_half,
+            i_odd_base,
+            i_left,
+            i_one,
+            i_two,
+            i_last,
+            i_first,
+            i_index,
+            i_base,
+            i_known,
+            i_value,
+            d_valid,
+            d_even_valid,
+            d_odd_valid,
+            d_first,
+            d_last,
+            d_index,
+            d_base,
+            d_known,
+            d_value,
+            w_valid,
+            w_even_ok,
+            w_odd_ok,
+            w_even,
+            w_odd,
+            w_first,
+            w_last,
+            w_index,
+            w_base,
+            w_known,
+            w_value,
+            slot,
+            all,
+            any,
+            survivors
+        );
+        // Stage I. The pair's first slot is in the odd bank when the base
+        // is odd; the even bank then holds the second, one address up.
+        self.free.next = !self.i_valid.q.val() | self.i_last.q.val();
+        self.read_odd_address.next = self.i_half.q.val();
+        self.read_even_address.next = self.i_half.q.val();
+        self.read_odd_used.next = false;
+        self.read_even_used.next = false;
+        if self.i_odd_base.q.val() {
+            self.read_even_address.next = self.i_half.q.val() + 1;
+            self.read_odd_used.next = self.i_valid.q.val() & self.i_one.q.val();
+            self.read_even_used.next = self.i_valid.q.val() & self.i_two.q.val();
+        } else {
+            self.read_even_used.next = self.i_valid.q.val() & self.i_one.q.val();
+            self.read_odd_used.next = self.i_valid.q.val() & self.i_two.q.val();
+        }
+        self.i_half.d.next = self.i_half.q.val() + 1;
+        self.i_left.d.next = self.i_left.q.val() - 2;
+        self.i_one.d.next = self.i_left.q.val() >= 3;
+        self.i_two.d.next = self.i_left.q.val() >= 4;
+        self.i_last.d.next = self.i_left.q.val() <= 4;
+        self.i_first.d.next = false;
+        if self.free.val() {
+            self.i_valid.d.next = false;
+        }
+        if self.take.val() {
+            self.i_valid.d.next = true;
+            self.i_half.d.next = self.take_base.val().get_bits::<BANK_BITS>(1);
+            self.i_odd_base.d.next = self.take_base.val().get_bit(0);
+            self.i_left.d.next = self.take_count.val();
+            self.i_one.d.next = self.take_count.val() >= 1;
+            self.i_two.d.next = self.take_count.val() >= 2;
+            self.i_last.d.next = self.take_count.val() <= 2;
+            self.i_first.d.next = true;
+            self.i_index.d.next = self.take_index.val();
+            self.i_base.d.next = self.take_base.val();
+            self.i_known.d.next = self.take_known.val();
+            self.i_value.d.next = self.take_value.val();
+        }
+
+        // Stage D.
+        self.d_valid.d.next = self.i_valid.q.val();
+        self.d_even_valid.d.next = self.read_even_used.val();
+        self.d_odd_valid.d.next = self.read_odd_used.val();
+        self.d_first.d.next = self.i_first.q.val();
+        self.d_last.d.next = self.i_last.q.val();
+        self.d_index.d.next = self.i_index.q.val();
+        self.d_base.d.next = self.i_base.q.val();
+        self.d_known.d.next = self.i_known.q.val();
+        self.d_value.d.next = self.i_value.q.val();
+        self.w_valid.d.next = self.d_valid.q.val();
+        self.w_even_ok.d.next = self.d_even_valid.q.val()
+            & (((self.even_data.val() ^ self.d_value.q.val()) & self.d_known.q.val()) == 0);
+        self.w_odd_ok.d.next = self.d_odd_valid.q.val()
+            & (((self.odd_data.val() ^ self.d_value.q.val()) & self.d_known.q.val()) == 0);
+        self.w_even.d.next = self.even_data.val();
+        self.w_odd.d.next = self.odd_data.val();
+        self.w_first.d.next = self.d_first.q.val();
+        self.w_last.d.next = self.d_last.q.val();
+        self.w_index.d.next = self.d_index.q.val();
+        self.w_base.d.next = self.d_base.q.val();
+        self.w_known.d.next = self.d_known.q.val();
+        self.w_value.d.next = self.d_value.q.val();
+
+        // Stage W. Survivors go to slots `write_slot` and up: with two, each
+        // word keeps its bank; a lone survivor goes to the bank of its slot.
+        self.write_slot.next = self.slot.q.val();
+        self.fold_all.next = self.all.q.val();
+        self.fold_any.next = self.any.q.val();
+        self.fold_survivors.next = self.survivors.q.val();
+        if self.w_first.q.val() {
+            self.write_slot.next = self.w_base.q.val();
+            self.fold_all.next = self.ones.val();
+            self.fold_any.next = 0.into();
+            self.fold_survivors.next = 0.into();
+        }
+        self.write_slot_up.next = self.write_slot.val() + 1;
+        self.kept.next = 0.into();
+        if self.w_even_ok.q.val() ^ self.w_odd_ok.q.val() {
+            self.kept.next = 1.into();
+        }
+        if self.w_even_ok.q.val() & self.w_odd_ok.q.val() {
+            self.kept.next = 2.into();
+        }
+        self.write_even_address.next = self.write_slot_up.val().get_bits::<BANK_BITS>(1);
+        self.write_odd_address.next = self.write_slot.val().get_bits::<BANK_BITS>(1);
+        self.write_even_data.next = self.w_odd.q.val();
+        if self.w_even_ok.q.val() {
+            self.write_even_data.next = self.w_even.q.val();
+        }
+        self.write_odd_data.next = self.w_even.q.val();
+        if self.w_odd_ok.q.val() {
+            self.write_odd_data.next = self.w_odd.q.val();
+        }
+        self.write_even.next = false;
+        self.write_odd.next = false;
+        if self.w_valid.q.val() {
+            if self.kept.val() == 2 {
+                self.write_even.next = true;
+                self.write_odd.next = true;
+            }
+            if self.kept.val() == 1 {
+                self.write_even.next = !self.write_slot.val().get_bit(0);
+                self.write_odd.next = self.write_slot.val().get_bit(0);
+            }
+        }
+        if self.w_even_ok.q.val() {
+            self.fold_all.next = self.fold_all.val() & self.w_even.q.val();
+            self.fold_any.next = self.fold_any.val() | self.w_even.q.val();
+        }
+        if self.w_odd_ok.q.val() {
+            self.fold_all.next = self.fold_all.val() & self.w_odd.q.val();
+            self.fold_any.next = self.fold_any.val() | self.w_odd.q.val();
+        }
+        self.fold_survivors.next = self.fold_survivors.val() + bit_cast::<COUNT_BITS, 2>(self.kept.val());
+        if self.w_valid.q.val() {
+            self.slot.d.next = self.write_slot.val() + bit_cast::<FIFO_ADDR_BITS, 2>(self.kept.val());
+            self.all.d.next = self.fold_all.val();
+            self.any.d.next = self.fold_any.val();
+            self.survivors.d.next = self.fold_survivors.val();
+        }
+        self.result.next = self.w_valid.q.val() & self.w_last.q.val();
+        self.result_index.next = self.w_index.q.val();
+        self.result_base.next = self.w_base.q.val();
+        self.result_survivors.next = self.fold_survivors.val();
+        self.result_all.next = self.fold_all.val();
+        self.result_any.next = self.fold_any.val();
+        self.result_known.next = self.w_known.q.val();
+        self.result_value.next = self.w_value.q.val();
+        self.busy.next = self.i_valid.q.val() | self.d_valid.q.val() | self.w_valid.q.val();
+
+        if self.flush.val() {
+            self.i_valid.d.next = false;
+            self.d_valid.d.next = false;
+            self.w_valid.d.next = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{tick, yosys_check};
+    use crate::option_store::OptionStore;
+
+    /// The filter on a real option store.
+    #[derive(LogicBlock, Default)]
+    struct Bench {
+        clock: Signal<In, Clock>,
+        /// Read the store at `probe_address` (both banks) instead.
+        probe: Signal<In, Bit>,
+        probe_address: Signal<In, Bits<BANK_BITS>>,
+        store: OptionStore,
+        filter: LineFilter,
+    }
+
+    impl Logic for Bench {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.store.clock.next = self.clock.val();
+            self.filter.clock.next = self.clock.val();
+            self.store.read_even_address.next = self.filter.read_even_address.val();
+            self.store.read_odd_address.next = self.filter.read_odd_address.val();
+            self.store.read_even_used.next = self.filter.read_even_used.val();
+            self.store.read_odd_used.next = self.filter.read_odd_used.val();
+            self.filter.even_data.next = self.store.even_data.val();
+            self.filter.odd_data.next = self.store.odd_data.val();
+            self.store.write_even.next = self.filter.write_even.val();
+            self.store.write_even_address.next = self.filter.write_even_address.val();
+            self.store.write_even_data.next = self.filter.write_even_data.val();
+            self.store.write_odd.next = self.filter.write_odd.val();
+            self.store.write_odd_address.next = self.filter.write_odd_address.val();
+            self.store.write_odd_data.next = self.filter.write_odd_data.val();
+            if self.probe.val() {
+                self.store.read_even_address.next = self.probe_address.val();
+                self.store.read_odd_address.next = self.probe_address.val();
+            }
+        }
+    }
+
+    struct Line {
+        options: Vec<u64>,
+        known: u64,
+        value: u64,
+    }
+
+    /// Streams the lines back to back, then checks each result (and the
+    /// cycle it came in) and the survivors left in each line's region.
+    fn check(lines: &[Line]) {
+        let mut b = Bench::default();
+        b.connect_all();
+        let mut bases = vec![];
+        for line in lines {
+            bases.push(b.store.len.val().to_u64());
+            for &o in &line.options {
+                b.store.append.next = true;
+                b.store.append_data.next = o.into();
+                tick(&mut b, |b| &mut b.clock);
+            }
+        }
+        b.store.append.next = false;
+        let keep = |l: &Line| -> Vec<u64> {
+            l.options
+                .iter()
+                .copied()
+                .filter(|o| (o ^ l.value) & l.known == 0)
+                .collect()
+        };
+        let mut next = 0;
+        let mut take_cycle = vec![];
+        let mut results = vec![];
+        for cycle in 0..10_000u64 {
+            let take = next < lines.len() && b.filter.free.val();
+            b.filter.take.next = take;
+            if take {
+                let l = &lines[next];
+                b.filter.take_index.next = (next as u64).into();
+                b.filter.take_base.next = bases[next].into();
+                b.filter.take_count.next = (l.options.len() as u64).into();
+                b.filter.take_known.next = l.known.into();
+                b.filter.take_value.next = l.value.into();
+                take_cycle.push(cycle);
+                next += 1;
+            }
+            if b.filter.result.val() {
+                results.push((
+                    cycle,
+                    b.filter.result_index.val().index(),
+                    b.filter.result_survivors.val().index(),
+                    b.filter.result_all.val().to_u64(),
+                    b.filter.result_any.val().to_u64(),
+                ));
+            }
+            tick(&mut b, |b| &mut b.clock);
+            if next == lines.len() && !b.filter.busy.val() {
+                break;
+            }
+        }
+        assert_eq!(results.len(), lines.len(), "one result per line");
+        for (j, (l, &(cycle, index, survivors, all, any))) in lines.iter().zip(&results).enumerate() {
+            let kept = keep(l);
+            let pairs = l.options.len().div_ceil(2).max(1) as u64;
+            assert_eq!(index, j);
+            assert_eq!(cycle, take_cycle[j] + pairs + 2, "line {j}: the result's cycle");
+            assert_eq!(survivors, kept.len(), "line {j}: survivors");
+            assert_eq!(
+                all,
+                kept.iter().fold(u32::MAX as u64, |a, o| a & o),
+                "line {j}: AND"
+            );
+            assert_eq!(any, kept.iter().fold(0, |a, o| a | o), "line {j}: OR");
+        }
+        // The survivors are at the front of each region, in some order.
+        for (j, l) in lines.iter().enumerate() {
+            let mut kept = keep(l);
+            let mut stored = vec![];
+            for s in bases[j]..bases[j] + kept.len() as u64 {
+                b.probe.next = true;
+                b.probe_address.next = (s / 2).into();
+                tick(&mut b, |b| &mut b.clock);
+                let word = if s % 2 == 0 {
+                    b.store.even_data.val()
+                } else {
+                    b.store.odd_data.val()
+                };
+                stored.push(word.to_u64());
+            }
+            kept.sort();
+            stored.sort();
+            assert_eq!(stored, kept, "line {j}: the region's survivors");
+        }
+    }
+
+    #[test]
+    fn keeps_what_agrees_and_streams_lines_back_to_back() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..30 {
+            let lines: Vec<Line> = (0..1 + rand() % 12)
+                .map(|_| {
+                    // Short lines (0..=3 options) exercise the hand-over.
+                    let count = if rand() % 2 == 0 { rand() % 4 } else { rand() % 40 };
+                    let options = (0..count).map(|_| rand() & 0xff).collect();
+                    Line {
+                        options,
+                        known: rand() & rand() & 0xff,
+                        value: rand() & 0xff,
+                    }
+                })
+                .collect();
+            check(&lines);
+        }
+    }
+
+    #[test]
+    fn verilog_synthesises() {
+        let mut uut = LineFilter::default();
+        uut.connect_all();
+        yosys_check(&uut, "line_filter");
+    }
+}
