@@ -5,9 +5,11 @@
 //!
 //! Pipeline (one stage a cycle):
 //! * I: the pair of slots is read;
-//! * D: the words arrive and are compared (result registered, because a
-//!   RAM output, a 32-bit compare and the accumulators in one cycle miss
-//!   100 MHz);
+//! * A: the words arrive and are registered as they are (the store's 16
+//!   block RAMs are spread over the chip, and the wires from them left no
+//!   time for the compare in the same cycle);
+//! * D: the words are compared (result registered: a compare and the
+//!   accumulators in one cycle miss 100 MHz);
 //! * W: survivors are written back from the line's base, AND/OR and the
 //!   survivor count accumulate; in the line's last pair, the folds are the
 //!   line's result (combinational: the solver registers what it needs).
@@ -19,7 +21,7 @@
 //!
 //! Survivors are written in slot order from the base; a surviving word goes
 //! to its own bank when it can, so only a lone survivor may cross banks.
-//! A write always lands on a slot read at least two cycles before.
+//! A write always lands on a slot read at least three cycles before.
 
 use crate::option_store::BANK_BITS;
 use crate::params::{COUNT_BITS, FIFO_ADDR_BITS, MAX_LINE};
@@ -58,6 +60,9 @@ pub struct LineFilter {
     pub result_index: Signal<Out, Bits<5>>,
     pub result_base: Signal<Out, Bits<FIFO_ADDR_BITS>>,
     pub result_survivors: Signal<Out, Bits<COUNT_BITS>>,
+    /// No survivor (without the survivor count's carry chain, which made
+    /// the solver's contradiction test miss 100 MHz).
+    pub result_empty: Signal<Out, Bit>,
     pub result_all: Signal<Out, Bits<MAX_LINE>>,
     pub result_any: Signal<Out, Bits<MAX_LINE>>,
     pub result_known: Signal<Out, Bits<MAX_LINE>>,
@@ -79,7 +84,18 @@ pub struct LineFilter {
     i_base: DFF<Bits<FIFO_ADDR_BITS>>,
     i_known: DFF<Bits<MAX_LINE>>,
     i_value: DFF<Bits<MAX_LINE>>,
-    // Stage D: the words arrive.
+    // Stage A: the words arrive (registered as they are: a block RAM's
+    // output has a long way to the compare, which then missed 100 MHz).
+    a_valid: DFF<Bit>,
+    a_even_valid: DFF<Bit>,
+    a_odd_valid: DFF<Bit>,
+    a_first: DFF<Bit>,
+    a_last: DFF<Bit>,
+    a_index: DFF<Bits<5>>,
+    a_base: DFF<Bits<FIFO_ADDR_BITS>>,
+    a_known: DFF<Bits<MAX_LINE>>,
+    a_value: DFF<Bits<MAX_LINE>>,
+    // Stage D: the words are compared.
     d_valid: DFF<Bit>,
     d_even_valid: DFF<Bit>,
     d_odd_valid: DFF<Bit>,
@@ -89,6 +105,8 @@ pub struct LineFilter {
     d_base: DFF<Bits<FIFO_ADDR_BITS>>,
     d_known: DFF<Bits<MAX_LINE>>,
     d_value: DFF<Bits<MAX_LINE>>,
+    d_even: DFF<Bits<MAX_LINE>>,
+    d_odd: DFF<Bits<MAX_LINE>>,
     // Stage W: compared words; `slot` is the next survivor's slot.
     w_valid: DFF<Bit>,
     w_even_ok: DFF<Bit>,
@@ -143,6 +161,7 @@ impl Default for LineFilter {
             result_index: Default::default(),
             result_base: Default::default(),
             result_survivors: Default::default(),
+            result_empty: Default::default(),
             result_all: Default::default(),
             result_any: Default::default(),
             result_known: Default::default(),
@@ -160,6 +179,15 @@ impl Default for LineFilter {
             i_base: Default::default(),
             i_known: Default::default(),
             i_value: Default::default(),
+            a_valid: Default::default(),
+            a_even_valid: Default::default(),
+            a_odd_valid: Default::default(),
+            a_first: Default::default(),
+            a_last: Default::default(),
+            a_index: Default::default(),
+            a_base: Default::default(),
+            a_known: Default::default(),
+            a_value: Default::default(),
             d_valid: Default::default(),
             d_even_valid: Default::default(),
             d_odd_valid: Default::default(),
@@ -169,6 +197,8 @@ impl Default for LineFilter {
             d_base: Default::default(),
             d_known: Default::default(),
             d_value: Default::default(),
+            d_even: Default::default(),
+            d_odd: Default::default(),
             w_valid: Default::default(),
             w_even_ok: Default::default(),
             w_odd_ok: Default::default(),
@@ -213,6 +243,15 @@ impl Logic for LineFilter {
             i_base,
             i_known,
             i_value,
+            a_valid,
+            a_even_valid,
+            a_odd_valid,
+            a_first,
+            a_last,
+            a_index,
+            a_base,
+            a_known,
+            a_value,
             d_valid,
             d_even_valid,
             d_odd_valid,
@@ -222,6 +261,8 @@ impl Logic for LineFilter {
             d_base,
             d_known,
             d_value,
+            d_even,
+            d_odd,
             w_valid,
             w_even_ok,
             w_odd_ok,
@@ -277,23 +318,36 @@ impl Logic for LineFilter {
             self.i_value.d.next = self.take_value.val();
         }
 
+        // Stage A.
+        self.a_valid.d.next = self.i_valid.q.val();
+        self.a_even_valid.d.next = self.read_even_used.val();
+        self.a_odd_valid.d.next = self.read_odd_used.val();
+        self.a_first.d.next = self.i_first.q.val();
+        self.a_last.d.next = self.i_last.q.val();
+        self.a_index.d.next = self.i_index.q.val();
+        self.a_base.d.next = self.i_base.q.val();
+        self.a_known.d.next = self.i_known.q.val();
+        self.a_value.d.next = self.i_value.q.val();
+        self.d_valid.d.next = self.a_valid.q.val();
+        self.d_even_valid.d.next = self.a_even_valid.q.val();
+        self.d_odd_valid.d.next = self.a_odd_valid.q.val();
+        self.d_first.d.next = self.a_first.q.val();
+        self.d_last.d.next = self.a_last.q.val();
+        self.d_index.d.next = self.a_index.q.val();
+        self.d_base.d.next = self.a_base.q.val();
+        self.d_known.d.next = self.a_known.q.val();
+        self.d_value.d.next = self.a_value.q.val();
+        self.d_even.d.next = self.even_data.val();
+        self.d_odd.d.next = self.odd_data.val();
+
         // Stage D.
-        self.d_valid.d.next = self.i_valid.q.val();
-        self.d_even_valid.d.next = self.read_even_used.val();
-        self.d_odd_valid.d.next = self.read_odd_used.val();
-        self.d_first.d.next = self.i_first.q.val();
-        self.d_last.d.next = self.i_last.q.val();
-        self.d_index.d.next = self.i_index.q.val();
-        self.d_base.d.next = self.i_base.q.val();
-        self.d_known.d.next = self.i_known.q.val();
-        self.d_value.d.next = self.i_value.q.val();
         self.w_valid.d.next = self.d_valid.q.val();
         self.w_even_ok.d.next = self.d_even_valid.q.val()
-            & (((self.even_data.val() ^ self.d_value.q.val()) & self.d_known.q.val()) == 0);
+            & (((self.d_even.q.val() ^ self.d_value.q.val()) & self.d_known.q.val()) == 0);
         self.w_odd_ok.d.next = self.d_odd_valid.q.val()
-            & (((self.odd_data.val() ^ self.d_value.q.val()) & self.d_known.q.val()) == 0);
-        self.w_even.d.next = self.even_data.val();
-        self.w_odd.d.next = self.odd_data.val();
+            & (((self.d_odd.q.val() ^ self.d_value.q.val()) & self.d_known.q.val()) == 0);
+        self.w_even.d.next = self.d_even.q.val();
+        self.w_odd.d.next = self.d_odd.q.val();
         self.w_first.d.next = self.d_first.q.val();
         self.w_last.d.next = self.d_last.q.val();
         self.w_index.d.next = self.d_index.q.val();
@@ -362,14 +416,18 @@ impl Logic for LineFilter {
         self.result_index.next = self.w_index.q.val();
         self.result_base.next = self.w_base.q.val();
         self.result_survivors.next = self.fold_survivors.val();
+        self.result_empty.next = !(self.w_even_ok.q.val() | self.w_odd_ok.q.val())
+            & (self.w_first.q.val() | (self.survivors.q.val() == 0));
         self.result_all.next = self.fold_all.val();
         self.result_any.next = self.fold_any.val();
         self.result_known.next = self.w_known.q.val();
         self.result_value.next = self.w_value.q.val();
-        self.busy.next = self.i_valid.q.val() | self.d_valid.q.val() | self.w_valid.q.val();
+        self.busy.next =
+            self.i_valid.q.val() | self.a_valid.q.val() | self.d_valid.q.val() | self.w_valid.q.val();
 
         if self.flush.val() {
             self.i_valid.d.next = false;
+            self.a_valid.d.next = false;
             self.d_valid.d.next = false;
             self.w_valid.d.next = false;
         }
@@ -462,6 +520,12 @@ mod tests {
                 next += 1;
             }
             if b.filter.result.val() {
+                assert_eq!(
+                    b.filter.result_empty.val(),
+                    b.filter.result_survivors.val() == 0,
+                    "line {}: result_empty",
+                    b.filter.result_index.val().index()
+                );
                 results.push((
                     cycle,
                     b.filter.result_index.val().index(),
@@ -480,7 +544,7 @@ mod tests {
             let kept = keep(l);
             let pairs = l.options.len().div_ceil(2).max(1) as u64;
             assert_eq!(index, j);
-            assert_eq!(cycle, take_cycle[j] + pairs + 2, "line {j}: the result's cycle");
+            assert_eq!(cycle, take_cycle[j] + pairs + 3, "line {j}: the result's cycle");
             assert_eq!(survivors, kept.len(), "line {j}: survivors");
             assert_eq!(
                 all,

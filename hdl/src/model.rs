@@ -16,8 +16,8 @@
 //! visits' sizes: in a phase, line j is taken by the filter at `take_j`
 //! and the next follows as soon as its pairs are read,
 //! `take_{j+1} = take_j + P_j` with `P_j = max(1, ⌈K_j/2⌉)` for K_j
-//! options; its verdict is committed 3 cycles after its last pair,
-//! `commit_j = take_j + P_j + 3`. A commit that newly fixed w cells hands
+//! options; its verdict is committed 4 cycles after its last pair,
+//! `commit_j = take_j + P_j + 4`. A commit that newly fixed w cells hands
 //! them to the cell writer (`writer_after` says when it is done). A phase is decided in the cycle
 //! after its last commit, or when the writer is done if later; the next
 //! phase's first line is taken 2 cycles after. The first phase's first
@@ -97,7 +97,7 @@ struct Clock {
 impl Clock {
     fn visit(&mut self, options: usize, fixed: u32) {
         let pairs = options.div_ceil(2).max(1) as u64;
-        let commit = self.take + pairs + 3;
+        let commit = self.take + pairs + 4;
         if std::env::var_os("MDEBUG").is_some() {
             eprintln!(
                 "  take {} K {} P {} commit {} fixed {} writer_done {}",

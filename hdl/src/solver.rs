@@ -27,7 +27,7 @@
 //!   outputs until taken);
 //! * take: the line filter (`line_filter.rs`) takes them in the cycle its
 //!   previous line reads its last pair, so lines follow with no gap;
-//! * filter: read, compare, write back (3 stages), then
+//! * filter: read, register, compare, write back (4 stages), then
 //! * U: the new Known and Value, the cells newly fixed (registered), and
 //! * commit: write the word, the line's count and the job for the cell
 //!   writer; dirty the crossing lines.
@@ -439,8 +439,8 @@ impl Logic for Solver {
         self.u_changed.d.next = self.new_known.val() & !self.filter.result_known.val();
         self.u_changed_any.d.next = (self.new_known.val() & !self.filter.result_known.val()) != 0;
         self.u_full.d.next = self.new_known.val() == self.line_mask.q.val();
-        self.u_empty.d.next = self.filter.result_survivors.val() == 0;
-        self.u_write.d.next = self.filter.result.val() & (self.filter.result_survivors.val() != 0);
+        self.u_empty.d.next = self.filter.result_empty.val();
+        self.u_write.d.next = self.filter.result.val() & !self.filter.result_empty.val();
 
         // Commit: the line's word, its count, the crossing cells, the dirt.
         self.u_line.next = self.one.val() << self.u_index.q.val();
