@@ -1,13 +1,15 @@
 //! The cell writer: copies the cells a visit newly fixed into the crossing
-//! copy of the board, one cell a cycle.
+//! copy of the board, two cells a cycle.
 //!
 //! The board is kept twice in block RAM (see `solver.rs`): row-major, a
 //! word a row, and column-major, a word a column. A row visit writes its own
 //! row word whole; each cell (r, c) it newly fixed must also be set in
-//! column word c, bit r: a masked write of one bit, one word a cycle. The
-//! writer does those writes in the background while the filter goes on with
-//! the next lines of the phase (lines of one phase never cross), and the
-//! solver starts the next phase once the writer is idle.
+//! column word c, bit r: a masked write of one bit. The copy
+//! (`board_copy.rs`) takes one such write for an even word and one for an
+//! odd word each cycle, so the writer sets the lowest cell left of each
+//! parity. It does those writes in the background while the filter goes on
+//! with the next lines of the phase (lines of one phase never cross), and
+//! the solver starts the next phase once the writer is idle.
 //!
 //! A visit's job (its line, the cells it newly fixed, their values) goes
 //! straight in when the writer is idle with nothing waiting. Otherwise it
@@ -18,10 +20,11 @@
 //! in cycle c can be taken from c + 2; taking it costs a cycle to read the
 //! job and one to load it.
 //!
-//! A job of w cells chooses them in w cycles, then spends a cycle finding
-//! none left, in which the next waiting job can be taken; each write comes
-//! out the cycle after its cell is chosen (and reaches the RAM a cycle
-//! later, in the cycle `busy` falls). `model::writer_after` counts it.
+//! A job chooses its cells in as many cycles as it has cells of the more
+//! numerous parity (`model::cell_cycles`), then spends a cycle finding none
+//! left, in which the next waiting job can be taken; each write comes out
+//! the cycle after its cell is chosen (and reaches the RAM a cycle later,
+//! in the cycle `busy` falls). `model::writer_after` counts it.
 
 use crate::block_ram::BlockRam;
 use crate::lowest_bit::LowestBit;
@@ -48,19 +51,22 @@ pub struct CellWriter {
     pub commit_index: Signal<In, Bits<5>>,
     pub commit_changed: Signal<In, Bits<MAX_LINE>>,
     pub commit_value: Signal<In, Bits<MAX_LINE>>,
-    /// A write for the crossing copy (to be registered before the RAM):
-    /// word `write_address`, Known in bits 0..32 and Value in 32..64, only
-    /// the bits of `write_mask`.
-    pub write: Signal<Out, Bit>,
-    pub write_address: Signal<Out, Bits<5>>,
-    pub write_data: Signal<Out, Bits<64>>,
-    pub write_mask: Signal<Out, Bits<64>>,
+    /// Writes for the crossing copy (`board_copy.rs`, which registers
+    /// them): cell `cell_index` of an even word and of an odd word.
+    pub cell_index: Signal<Out, Bits<5>>,
+    pub even_write: Signal<Out, Bit>,
+    pub even_address: Signal<Out, Bits<5>>,
+    pub even_value: Signal<Out, Bit>,
+    pub odd_write: Signal<Out, Bit>,
+    pub odd_address: Signal<Out, Bits<5>>,
+    pub odd_value: Signal<Out, Bit>,
     /// A job is under way or waiting. The last write is out the cycle before
     /// `busy` falls; registered, it lands before any read of the next cycle.
     pub busy: Signal<Out, Bit>,
     jobs: BlockRam<Bits<64>, 5>,
     queue: BlockRam<Bits<5>, 5>,
-    cell_lowest: LowestBit,
+    even_lowest: LowestBit,
+    odd_lowest: LowestBit,
     state: DFF<WriterState>,
     // The queue's ends (6 bits: it may hold all 32 lines).
     head: DFF<Bits<6>>,
@@ -69,30 +75,31 @@ pub struct CellWriter {
     busy_q: DFF<Bit>,
     // The head of the queue can be taken (its RAM output is valid).
     ready: DFF<Bit>,
-    loading: DFF<Bits<MAX_LINE>>,
-    // The job under way: cells still to choose, values, its line (one-hot:
-    // the bit to set in each crossing word).
+    loading: DFF<Bits<5>>,
+    // The job under way: cells still to choose, values, its line.
     cells: DFF<Bits<MAX_LINE>>,
     values: DFF<Bits<MAX_LINE>>,
-    line: DFF<Bits<MAX_LINE>>,
-    // The cell chosen (one-hot), and its line and value: the write they make
-    // goes out from the next stage (the solver's write-port registers),
-    // since the lowest cell and a 32-bit AND-OR (its value) in one cycle
-    // missed 100 MHz.
-    chosen_valid: DFF<Bit>,
-    chosen: DFF<Bits<MAX_LINE>>,
-    chosen_line: DFF<Bits<MAX_LINE>>,
+    line: DFF<Bits<5>>,
+    // The cells chosen (one-hot, one of each parity), and their line and
+    // values: the writes they make go out from the next stage, since the
+    // lowest cell and a 32-bit AND-OR (its value) in one cycle missed
+    // 100 MHz.
+    even_chosen_valid: DFF<Bit>,
+    odd_chosen_valid: DFF<Bit>,
+    even_chosen: DFF<Bits<MAX_LINE>>,
+    odd_chosen: DFF<Bits<MAX_LINE>>,
+    chosen_line: DFF<Bits<5>>,
     chosen_values: DFF<Bits<MAX_LINE>>,
-    cell_index: Signal<Local, Bits<5>>,
-    commit_line: Signal<Local, Bits<MAX_LINE>>,
+    even_cells: Signal<Local, Bits<MAX_LINE>>,
+    odd_cells: Signal<Local, Bits<MAX_LINE>>,
     direct: Signal<Local, Bit>,
     queued: Signal<Local, Bit>,
     take_waiting: Signal<Local, Bit>,
     state_next: Signal<Local, WriterState>,
     head_next: Signal<Local, Bits<6>>,
     tail_next: Signal<Local, Bits<6>>,
-    line_both: Signal<Local, Bits<64>>,
-    one: Constant<Bits<MAX_LINE>>,
+    even_mask: Constant<Bits<MAX_LINE>>,
+    odd_mask: Constant<Bits<MAX_LINE>>,
     /// Bit k of an index is set for the one-hot bits in `index_bit[k]`.
     index_bit: [Constant<Bits<MAX_LINE>>; 5],
 }
@@ -106,14 +113,18 @@ impl Default for CellWriter {
             commit_index: Default::default(),
             commit_changed: Default::default(),
             commit_value: Default::default(),
-            write: Default::default(),
-            write_address: Default::default(),
-            write_data: Default::default(),
-            write_mask: Default::default(),
+            cell_index: Default::default(),
+            even_write: Default::default(),
+            even_address: Default::default(),
+            even_value: Default::default(),
+            odd_write: Default::default(),
+            odd_address: Default::default(),
+            odd_value: Default::default(),
             busy: Default::default(),
             jobs: Default::default(),
             queue: Default::default(),
-            cell_lowest: Default::default(),
+            even_lowest: Default::default(),
+            odd_lowest: Default::default(),
             state: Default::default(),
             head: Default::default(),
             tail: Default::default(),
@@ -124,20 +135,22 @@ impl Default for CellWriter {
             cells: Default::default(),
             values: Default::default(),
             line: Default::default(),
-            chosen_valid: Default::default(),
-            chosen: Default::default(),
+            even_chosen_valid: Default::default(),
+            odd_chosen_valid: Default::default(),
+            even_chosen: Default::default(),
+            odd_chosen: Default::default(),
             chosen_line: Default::default(),
             chosen_values: Default::default(),
-            cell_index: Default::default(),
-            commit_line: Default::default(),
+            even_cells: Default::default(),
+            odd_cells: Default::default(),
             direct: Default::default(),
             queued: Default::default(),
             take_waiting: Default::default(),
             state_next: Default::default(),
             head_next: Default::default(),
             tail_next: Default::default(),
-            line_both: Default::default(),
-            one: crate::constant(1u64),
+            even_mask: crate::constant(0x5555_5555u64),
+            odd_mask: crate::constant(0xaaaa_aaaau64),
             index_bit: index_bits(),
         }
     }
@@ -164,14 +177,15 @@ impl Logic for CellWriter {
             cells,
             values,
             line,
-            chosen_valid,
-            chosen,
+            even_chosen_valid,
+            odd_chosen_valid,
+            even_chosen,
+            odd_chosen,
             chosen_line,
             chosen_values
         );
         self.jobs.clock.next = self.clock.val();
         self.queue.clock.next = self.clock.val();
-        self.commit_line.next = self.one.val() << self.commit_index.val();
 
         // Commits: straight in, or into the job memory and the queue.
         self.direct.next =
@@ -211,27 +225,33 @@ impl Logic for CellWriter {
         // so (a job committed in cycle c: from c + 2).
         self.ready.d.next = (self.head.q.val() != self.tail.q.val()) & !self.take_waiting.val();
 
-        // The lowest cell left, chosen; its write, a stage later.
-        self.cell_lowest.word.next = self.cells.q.val();
-        self.cell_index.next = 0.into();
-        for k in 0..5 {
-            self.cell_index.next = self
-                .cell_index
-                .val()
-                .replace_bit(k, (self.chosen.q.val() & self.index_bit[k].val()) != 0);
-        }
-        self.chosen_valid.d.next = false;
+        // The lowest cell left of each parity, chosen; their writes, a
+        // stage later.
+        self.even_cells.next = self.cells.q.val() & self.even_mask.val();
+        self.odd_cells.next = self.cells.q.val() & self.odd_mask.val();
+        self.even_lowest.word.next = self.even_cells.val();
+        self.odd_lowest.word.next = self.odd_cells.val();
+        self.even_chosen_valid.d.next = false;
+        self.odd_chosen_valid.d.next = false;
         self.chosen_line.d.next = self.line.q.val();
         self.chosen_values.d.next = self.values.q.val();
-        self.write.next = self.chosen_valid.q.val();
-        self.write_address.next = self.cell_index.val();
-        self.line_both.next = bit_cast::<64, MAX_LINE>(self.chosen_line.q.val())
-            | (bit_cast::<64, MAX_LINE>(self.chosen_line.q.val()) << 32);
-        self.write_mask.next = self.line_both.val();
-        self.write_data.next = bit_cast::<64, MAX_LINE>(self.chosen_line.q.val());
-        if (self.chosen_values.q.val() & self.chosen.q.val()) != 0 {
-            self.write_data.next = self.line_both.val();
+        self.cell_index.next = self.chosen_line.q.val();
+        self.even_write.next = self.even_chosen_valid.q.val();
+        self.odd_write.next = self.odd_chosen_valid.q.val();
+        self.even_address.next = 0.into();
+        self.odd_address.next = 0.into();
+        for k in 0..5 {
+            self.even_address.next = self
+                .even_address
+                .val()
+                .replace_bit(k, (self.even_chosen.q.val() & self.index_bit[k].val()) != 0);
+            self.odd_address.next = self
+                .odd_address
+                .val()
+                .replace_bit(k, (self.odd_chosen.q.val() & self.index_bit[k].val()) != 0);
         }
+        self.even_value.next = (self.chosen_values.q.val() & self.even_chosen.q.val()) != 0;
+        self.odd_value.next = (self.chosen_values.q.val() & self.odd_chosen.q.val()) != 0;
 
         self.state_next.next = self.state.q.val();
         match self.state.q.val() {
@@ -248,9 +268,12 @@ impl Logic for CellWriter {
                 if self.cells.q.val() == 0 {
                     self.state_next.next = WriterState::Idle;
                 } else {
-                    self.chosen_valid.d.next = true;
-                    self.chosen.d.next = self.cell_lowest.lowest.val();
-                    self.cells.d.next = self.cells.q.val() & !self.cell_lowest.lowest.val();
+                    self.even_chosen_valid.d.next = self.even_cells.val() != 0;
+                    self.odd_chosen_valid.d.next = self.odd_cells.val() != 0;
+                    self.even_chosen.d.next = self.even_lowest.lowest.val();
+                    self.odd_chosen.d.next = self.odd_lowest.lowest.val();
+                    self.cells.d.next =
+                        self.cells.q.val() & !(self.even_lowest.lowest.val() | self.odd_lowest.lowest.val());
                 }
             }
             _ => {
@@ -259,13 +282,13 @@ impl Logic for CellWriter {
         }
         if self.take_waiting.val() {
             self.jobs.read_used.next = true;
-            self.loading.d.next = self.one.val() << self.queue.read_data.val();
+            self.loading.d.next = self.queue.read_data.val();
             self.state_next.next = WriterState::Load;
         }
         if self.direct.val() {
             self.cells.d.next = self.commit_changed.val();
             self.values.d.next = self.commit_value.val();
-            self.line.d.next = self.commit_line.val();
+            self.line.d.next = self.commit_index.val();
             self.state_next.next = WriterState::Cells;
         }
 
@@ -275,7 +298,8 @@ impl Logic for CellWriter {
             self.tail.d.next = 0.into();
             self.waiting.d.next = false;
             self.ready.d.next = false;
-            self.chosen_valid.d.next = false;
+            self.even_chosen_valid.d.next = false;
+            self.odd_chosen_valid.d.next = false;
         }
         // `busy` is a register, from the next state: it feeds the solver's
         // end-of-phase decision, a wide one.
@@ -290,7 +314,7 @@ impl Logic for CellWriter {
 mod tests {
     use super::*;
     use crate::bench::{tick, yosys_check};
-    use crate::model::writer_after;
+    use crate::model::{cell_cycles, writer_after};
 
     /// Commits jobs at the given cycles (ascending lines), applies the
     /// writes to a plain memory, and checks the memory and the cycle the
@@ -305,7 +329,7 @@ mod tests {
         let mut expected = [0u64; 32];
         let mut done = 0;
         for &(cycle, line, changed, value) in jobs {
-            done = writer_after(done, cycle, changed.count_ones());
+            done = writer_after(done, cycle, cell_cycles(changed));
             for c in (0..32).filter(|c| changed >> c & 1 == 1) {
                 expected[c] |= 1 << line | (value >> c & 1) << (line + 32);
             }
@@ -319,11 +343,27 @@ mod tests {
                 uut.commit_changed.next = changed.into();
                 uut.commit_value.next = value.into();
             }
-            if uut.write.val() {
-                let (mask, data) = (uut.write_mask.val().to_u64(), uut.write_data.val().to_u64());
-                let word = &mut memory[uut.write_address.val().index()];
-                *word = (*word & !mask) | (data & mask);
-                assert!(idle_at.is_none(), "a write after the writer fell idle");
+            let line = uut.cell_index.val().index();
+            for (write, address, value, parity) in [
+                (
+                    uut.even_write.val(),
+                    uut.even_address.val().index(),
+                    uut.even_value.val(),
+                    0,
+                ),
+                (
+                    uut.odd_write.val(),
+                    uut.odd_address.val().index(),
+                    uut.odd_value.val(),
+                    1,
+                ),
+            ] {
+                if write {
+                    assert_eq!(address % 2, parity, "a word of the wrong parity");
+                    memory[address] |= 1 << line;
+                    memory[address] = memory[address] & !(1 << (line + 32)) | (value as u64) << (line + 32);
+                    assert!(idle_at.is_none(), "a write after the writer fell idle");
+                }
             }
             if !uut.busy.val() && idle_at.is_none() && cycle > jobs.last().unwrap().0 {
                 idle_at = Some(cycle);

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod block_ram;
+pub mod board_copy;
 pub mod board_model;
 pub mod cell_writer;
 pub mod clue_core;

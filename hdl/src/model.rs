@@ -64,8 +64,17 @@ pub fn check_capacity(rows: usize, columns: usize, options: usize) -> Result<(),
     Ok(())
 }
 
+/// The cycles the cell writer (`cell_writer.rs`) spends choosing the cells
+/// of a job: it sets a cell of an even and one of an odd crossing line each
+/// cycle.
+pub(crate) fn cell_cycles(changed: u64) -> u32 {
+    let even = (changed & 0x5555_5555_5555_5555).count_ones();
+    let odd = (changed & 0xaaaa_aaaa_aaaa_aaaa).count_ones();
+    even.max(odd)
+}
+
 /// The cycle the cell writer (`cell_writer.rs`) finds its job done, after a
-/// job of `fixed` cells committed in cycle `commit`, when it found its last
+/// job committed in cycle `commit` that chooses its cells in `fixed` cycles, when it found its last
 /// job done in cycle `done`: the job goes straight in if the writer is idle,
 /// and otherwise is taken in that cycle or, if the job is too recent (it is
 /// seen 2 cycles after its commit), when the writer next looks; taking it
@@ -197,7 +206,7 @@ pub fn solve(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Verdict {
             let any = survivors[line].iter().fold(0, |a, &o| a | o);
             let mask = (1u64 << length) - 1;
             let fresh = (all | !any) & mask & !known_mask;
-            clock.visit(read, fresh.count_ones());
+            clock.visit(read, cell_cycles(fresh));
             for i in (0..length).filter(|i| fresh >> i & 1 == 1) {
                 let c = cell(line, i);
                 known[c] = true;

@@ -12,7 +12,7 @@
 //!
 //! # Board memory
 //!
-//! Known (bits 0..32) and Value (bits 32..64) live in block RAM twice: the
+//! Known and Value live in block RAM twice (`board_copy.rs`): the
 //! row copy (word r = row r) and the column copy (word c = column c). A visit
 //! reads its line from its own copy and writes it back whole; the cells it
 //! newly fixes go into the other copy through the cell writer
@@ -35,7 +35,7 @@
 //! The phase ends when nothing is left in flight and the writer is idle;
 //! that cycle decides and picks the next phase's first line.
 
-use crate::block_ram::MaskedRam;
+use crate::board_copy::BoardCopy;
 use crate::cell_writer::{index_bits, CellWriter};
 use crate::constant;
 use crate::line_filter::LineFilter;
@@ -95,8 +95,8 @@ pub struct Solver {
     writer: CellWriter,
     todo_lowest: LowestBit,
     next_lowest: LowestBit,
-    row_copy: MaskedRam<64, 5>,
-    column_copy: MaskedRam<64, 5>,
+    row_copy: BoardCopy,
+    column_copy: BoardCopy,
     state: DFF<SolveState>,
     clear_address: DFF<Bits<5>>,
     start_pending: DFF<Bit>,
@@ -138,14 +138,6 @@ pub struct Solver {
     in_flight: DFF<Bit>,
     top_known_q: DFF<Bits<MAX_LINE>>,
     top_value_q: DFF<Bits<MAX_LINE>>,
-    row_write: DFF<Bit>,
-    row_write_address: DFF<Bits<5>>,
-    row_write_data: DFF<Bits<64>>,
-    row_write_mask: DFF<Bits<64>>,
-    column_write: DFF<Bit>,
-    column_write_address: DFF<Bits<5>>,
-    column_write_data: DFF<Bits<64>>,
-    column_write_mask: DFF<Bits<64>>,
     full_rows: DFF<Bits<MAX_LINE>>,
     contradiction: DFF<Bit>,
     contradiction_line_q: DFF<Bits<LINE_ID_BITS>>,
@@ -161,8 +153,8 @@ pub struct Solver {
     active: Signal<Local, Bit>,
     next_dirty: Signal<Local, Bits<MAX_LINE>>,
     next_any: Signal<Local, Bit>,
-    copy_word: Signal<Local, Bits<64>>,
-    own_word: Signal<Local, Bits<64>>,
+    copy_known: Signal<Local, Bits<MAX_LINE>>,
+    copy_value: Signal<Local, Bits<MAX_LINE>>,
     new_known: Signal<Local, Bits<MAX_LINE>>,
     u_line: Signal<Local, Bits<MAX_LINE>>,
     table_address: Signal<Local, Bits<TABLE_BITS>>,
@@ -170,7 +162,6 @@ pub struct Solver {
     start_column_cells: Signal<Local, Bits<MAX_LINE>>,
     one: Constant<Bits<MAX_LINE>>,
     count_shift: Constant<Bits<8>>,
-    all_ones: Constant<Bits<64>>,
     index_bit: [Constant<Bits<MAX_LINE>>; 5],
     solved: Constant<Bits<3>>,
     contradicted: Constant<Bits<3>>,
@@ -241,14 +232,6 @@ impl Default for Solver {
             in_flight: Default::default(),
             top_known_q: Default::default(),
             top_value_q: Default::default(),
-            row_write: Default::default(),
-            row_write_address: Default::default(),
-            row_write_data: Default::default(),
-            row_write_mask: Default::default(),
-            column_write: Default::default(),
-            column_write_address: Default::default(),
-            column_write_data: Default::default(),
-            column_write_mask: Default::default(),
             full_rows: Default::default(),
             contradiction: Default::default(),
             contradiction_line_q: Default::default(),
@@ -263,8 +246,8 @@ impl Default for Solver {
             active: Default::default(),
             next_dirty: Default::default(),
             next_any: Default::default(),
-            copy_word: Default::default(),
-            own_word: Default::default(),
+            copy_known: Default::default(),
+            copy_value: Default::default(),
             new_known: Default::default(),
             u_line: Default::default(),
             table_address: Default::default(),
@@ -272,7 +255,6 @@ impl Default for Solver {
             start_column_cells: Default::default(),
             one: constant(1u64),
             count_shift: constant(FIFO_ADDR_BITS as u64),
-            all_ones: constant(u64::MAX),
             index_bit: index_bits(),
             solved: constant(outcome::SOLVED),
             contradicted: constant(outcome::CONTRADICTION),
@@ -320,14 +302,6 @@ impl Logic for Solver {
             in_flight,
             top_known_q,
             top_value_q,
-            row_write,
-            row_write_address,
-            row_write_data,
-            row_write_mask,
-            column_write,
-            column_write_address,
-            column_write_data,
-            column_write_mask,
             full_rows,
             contradiction,
             contradiction_line_q,
@@ -402,9 +376,11 @@ impl Logic for Solver {
         self.column_copy.read_address.next = self.table_address.val().get_bits::<5>(0);
         self.row_copy.read_used.next = (self.fetch.val() | self.fetched.q.val()) & self.row_phase.q.val();
         self.column_copy.read_used.next = (self.fetch.val() | self.fetched.q.val()) & !self.row_phase.q.val();
-        self.copy_word.next = self.column_copy.read_data.val();
+        self.copy_known.next = self.column_copy.known.val();
+        self.copy_value.next = self.column_copy.value.val();
         if self.row_phase.q.val() {
-            self.copy_word.next = self.row_copy.read_data.val();
+            self.copy_known.next = self.row_copy.known.val();
+            self.copy_value.next = self.row_copy.value.val();
         }
         if self.fetch.val() {
             self.fetched.d.next = true;
@@ -423,8 +399,8 @@ impl Logic for Solver {
         self.filter.take_base.next = self.store.table_data.val().get_bits::<FIFO_ADDR_BITS>(0);
         self.filter.take_count.next =
             bit_cast::<COUNT_BITS, ENTRY_BITS>(self.store.table_data.val() >> self.count_shift.val());
-        self.filter.take_known.next = self.copy_word.val().get_bits::<MAX_LINE>(0);
-        self.filter.take_value.next = self.copy_word.val().get_bits::<MAX_LINE>(32);
+        self.filter.take_known.next = self.copy_known.val();
+        self.filter.take_value.next = self.copy_value.val();
         self.filter.flush.next = false;
 
         // Stage U.
@@ -444,8 +420,6 @@ impl Logic for Solver {
 
         // Commit: the line's word, its count, the crossing cells, the dirt.
         self.u_line.next = self.one.val() << self.u_index.q.val();
-        self.own_word.next = bit_cast::<64, MAX_LINE>(self.u_known.q.val())
-            | (bit_cast::<64, MAX_LINE>(self.u_value.q.val()) << 32);
         self.store.table_write.next = false;
         self.store.table_write_address.next =
             bit_cast::<TABLE_BITS, 5>(self.u_index.q.val()).replace_bit(5, !self.row_phase.q.val());
@@ -487,45 +461,39 @@ impl Logic for Solver {
             }
         }
         // The line's word goes into its own copy, the writer's cells into
-        // the other; a new board clears both. Through registers: the
-        // copies' write enables come from their masks, and a choice of
-        // sources before them missed 100 MHz.
-        self.row_write.d.next = self.writer.write.val();
-        self.row_write_address.d.next = self.writer.write_address.val();
-        self.row_write_data.d.next = self.writer.write_data.val();
-        self.row_write_mask.d.next = self.writer.write_mask.val();
-        self.column_write.d.next = self.u_write.q.val();
-        self.column_write_address.d.next = self.u_index.q.val();
-        self.column_write_data.d.next = self.own_word.val();
-        self.column_write_mask.d.next = self.all_ones.val();
-        if self.row_phase.q.val() {
-            self.row_write.d.next = self.u_write.q.val();
-            self.row_write_address.d.next = self.u_index.q.val();
-            self.row_write_data.d.next = self.own_word.val();
-            self.row_write_mask.d.next = self.all_ones.val();
-            self.column_write.d.next = self.writer.write.val();
-            self.column_write_address.d.next = self.writer.write_address.val();
-            self.column_write_data.d.next = self.writer.write_data.val();
-            self.column_write_mask.d.next = self.writer.write_mask.val();
-        }
+        // the other; a new board clears both (the copies register them).
+        self.row_copy.word_write.next = self.u_write.q.val() & self.row_phase.q.val();
+        self.column_copy.word_write.next = self.u_write.q.val() & !self.row_phase.q.val();
+        self.row_copy.word_address.next = self.u_index.q.val();
+        self.column_copy.word_address.next = self.u_index.q.val();
+        self.row_copy.word_known.next = self.u_known.q.val();
+        self.column_copy.word_known.next = self.u_known.q.val();
+        self.row_copy.word_value.next = self.u_value.q.val();
+        self.column_copy.word_value.next = self.u_value.q.val();
         if self.clearing.q.val() {
-            self.row_write.d.next = true;
-            self.column_write.d.next = true;
-            self.row_write_address.d.next = self.clear_address.q.val();
-            self.column_write_address.d.next = self.clear_address.q.val();
-            self.row_write_data.d.next = 0.into();
-            self.column_write_data.d.next = 0.into();
-            self.row_write_mask.d.next = self.all_ones.val();
-            self.column_write_mask.d.next = self.all_ones.val();
+            self.row_copy.word_write.next = true;
+            self.column_copy.word_write.next = true;
+            self.row_copy.word_address.next = self.clear_address.q.val();
+            self.column_copy.word_address.next = self.clear_address.q.val();
+            self.row_copy.word_known.next = 0.into();
+            self.column_copy.word_known.next = 0.into();
+            self.row_copy.word_value.next = 0.into();
+            self.column_copy.word_value.next = 0.into();
         }
-        self.row_copy.write_enable.next = self.row_write.q.val();
-        self.row_copy.write_address.next = self.row_write_address.q.val();
-        self.row_copy.write_data.next = self.row_write_data.q.val();
-        self.row_copy.write_mask.next = self.row_write_mask.q.val();
-        self.column_copy.write_enable.next = self.column_write.q.val();
-        self.column_copy.write_address.next = self.column_write_address.q.val();
-        self.column_copy.write_data.next = self.column_write_data.q.val();
-        self.column_copy.write_mask.next = self.column_write_mask.q.val();
+        self.row_copy.cell_index.next = self.writer.cell_index.val();
+        self.row_copy.even_address.next = self.writer.even_address.val();
+        self.row_copy.even_value.next = self.writer.even_value.val();
+        self.row_copy.odd_address.next = self.writer.odd_address.val();
+        self.row_copy.odd_value.next = self.writer.odd_value.val();
+        self.column_copy.cell_index.next = self.writer.cell_index.val();
+        self.column_copy.even_address.next = self.writer.even_address.val();
+        self.column_copy.even_value.next = self.writer.even_value.val();
+        self.column_copy.odd_address.next = self.writer.odd_address.val();
+        self.column_copy.odd_value.next = self.writer.odd_value.val();
+        self.row_copy.even_write.next = self.writer.even_write.val() & !self.row_phase.q.val();
+        self.row_copy.odd_write.next = self.writer.odd_write.val() & !self.row_phase.q.val();
+        self.column_copy.even_write.next = self.writer.even_write.val() & self.row_phase.q.val();
+        self.column_copy.odd_write.next = self.writer.odd_write.val() & self.row_phase.q.val();
 
         // Anything in flight now is still in flight next cycle, or has
         // become a commit (a line's last pair, W, becomes U), or has been
@@ -554,8 +522,8 @@ impl Logic for Solver {
         self.passes.next = self.passes_q.q.val();
         // Registered: the reply picks a cell out of the row, and a RAM output
         // before that pick missed 100 MHz.
-        self.top_known_q.d.next = self.row_copy.read_data.val().get_bits::<MAX_LINE>(0);
-        self.top_value_q.d.next = self.row_copy.read_data.val().get_bits::<MAX_LINE>(32);
+        self.top_known_q.d.next = self.row_copy.known.val();
+        self.top_value_q.d.next = self.row_copy.value.val();
         self.top_known.next = self.top_known_q.q.val();
         self.top_value.next = self.top_value_q.q.val();
         if (self.state.q.val() == SolveState::Run) | (self.state.q.val() == SolveState::Finish) {
