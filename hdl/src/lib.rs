@@ -20,7 +20,6 @@ pub mod line_logic;
 pub mod line_solver;
 pub mod lowest_bit;
 pub mod model;
-pub mod option_fifo;
 pub mod option_store;
 pub mod options;
 pub mod params;

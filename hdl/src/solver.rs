@@ -99,6 +99,10 @@ pub struct Solver {
     column_copy: BoardCopy,
     state: DFF<SolveState>,
     clear_address: DFF<Bits<5>>,
+    // The clear's last cycle (registered: a start then loads most of the
+    // solver's registers, and an address compare before that fan-out
+    // missed 100 MHz).
+    clear_last: DFF<Bit>,
     start_pending: DFF<Bit>,
     // The board, registered at the start: the cells of a row (bit c for
     // c < columns) and of a column (bit r for r < rows).
@@ -201,6 +205,7 @@ impl Default for Solver {
             column_copy: Default::default(),
             state: Default::default(),
             clear_address: Default::default(),
+            clear_last: Default::default(),
             start_pending: Default::default(),
             row_phase: Default::default(),
             row_cells: Default::default(),
@@ -271,6 +276,7 @@ impl Logic for Solver {
             clock,
             state,
             clear_address,
+            clear_last,
             start_pending,
             row_phase,
             row_cells,
@@ -550,11 +556,12 @@ impl Logic for Solver {
         match self.state.q.val() {
             SolveState::Clear => {
                 self.clear_address.d.next = self.clear_address.q.val() + 1;
-                self.start_now.next = self.start_pending.q.val() & (self.clear_address.q.val() == 31);
+                self.clear_last.d.next = self.clear_address.q.val() == 30;
+                self.start_now.next = self.start_pending.q.val() & self.clear_last.q.val();
                 if self.start.val() {
                     self.start_pending.d.next = true;
                 }
-                if self.clear_address.q.val() == 31 {
+                if self.clear_last.q.val() {
                     self.clearing.d.next = false;
                     self.state.d.next = SolveState::Idle;
                 }
@@ -637,6 +644,7 @@ impl Logic for Solver {
             self.row_phase.d.next = true;
             self.fetched_index.d.next = 0.into();
             self.clear_address.d.next = 0.into();
+            self.clear_last.d.next = false;
             self.start_pending.d.next = false;
             self.picked.d.next = false;
             self.fetched.d.next = false;
