@@ -688,7 +688,7 @@ mod tests {
         let original = hex("E0 02 E0 02 C0 00 A0 01 20 00 C0 00 A0 01 20 00 00 00");
         assert_eq!(board(&[vec![1]], &[vec![1]], false), nonohost);
         let reply = hex(
-            "E0 02 E0 02 A0 01 80 00 82 00 84 20 86 00 88 00 8A 00 8C 02 8E 04 90 00 \
+            "E0 02 E0 02 A0 01 80 00 82 00 84 24 86 00 88 00 8A 00 8C 02 8E 04 90 00 \
              92 40 94 16 96 02 98 80 00 00",
         );
         assert_eq!(BoardModel::default().bytes(&nonohost), reply);
