@@ -131,9 +131,10 @@ impl Stats {
         self.solver_cycles as f64 / self.options_read.max(1) as f64
     }
 
-    /// Solver cycles besides one per option read, per line visit.
+    /// Solver cycles besides half a cycle per option read (the filter reads
+    /// two a cycle), per line visit.
     pub fn overhead_per_visit(&self) -> f64 {
-        (self.solver_cycles as f64 - self.options_read as f64) / self.visits.max(1) as f64
+        (self.solver_cycles as f64 - self.options_read as f64 / 2.0) / self.visits.max(1) as f64
     }
 }
 
@@ -578,7 +579,7 @@ pub fn run(args: &Args) -> i32 {
         );
         match config.engine {
             Engine::Dnf => println!(
-                "gateware: {} solver cycles for {} options read in {} line visits: {:.3} cycles per option ({:.2} per visit besides one per option); {:.1} options stored per puzzle",
+                "gateware: {} solver cycles for {} options read in {} line visits: {:.3} cycles per option ({:.2} per visit besides half a cycle per option); {:.1} options stored per puzzle",
                 stats.solver_cycles,
                 stats.options_read,
                 stats.visits,
