@@ -1,18 +1,22 @@
 //! Cycles of both engines' reference models (each cycle-exact with its
 //! gateware) on board.txt files: `rows:` / `columns:` sections, one clue a
 //! line. `cargo run --release -p nonogram-hdl --example clue_cycles -- FILE...`
-//! (with no file: a random 30×35 picture that line logic solves).
+//! (with no file: a random 30×35 picture that line logic solves). Files in
+//! other formats (pictures, .non, XML: `nonohost` reads those) are skipped.
 
 use nonogram_hdl::protocol::status::outcome;
 use nonogram_hdl::{clue_model, model};
 
-fn read(path: &str) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+type Clues = (Vec<Vec<usize>>, Vec<Vec<usize>>);
+
+fn read(path: &str) -> Result<Clues, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let (mut rows, mut columns, mut in_columns) = (vec![], vec![], false);
+    // A `#` starts a comment, on a line of its own or after a clue.
     for line in text
         .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
     {
         match line.trim_end_matches(':') {
             "rows" => in_columns = false,
@@ -21,7 +25,9 @@ fn read(path: &str) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
                 let blocks: Vec<usize> = clue
                     .split([' ', ','])
                     .filter(|w| !w.is_empty() && *w != "-")
-                    .map(|w| w.parse().unwrap_or_else(|_| panic!("{path}: not a clue: {clue}")))
+                    .map(|w| w.parse().map_err(|_| format!("{path}: not a clue: {clue}")))
+                    .collect::<Result<Vec<usize>, String>>()?
+                    .into_iter()
                     .filter(|&b| b > 0)
                     .collect();
                 if in_columns {
@@ -32,10 +38,10 @@ fn read(path: &str) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
             }
         }
     }
-    (rows, columns)
+    Ok((rows, columns))
 }
 
-fn random_solvable(rows: usize, columns: usize) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+fn random_solvable(rows: usize, columns: usize) -> Clues {
     let mut seed = 0x30_35u64;
     loop {
         let cells: Vec<bool> = (0..rows * columns)
@@ -55,10 +61,19 @@ fn random_solvable(rows: usize, columns: usize) -> (Vec<Vec<usize>>, Vec<Vec<usi
 
 fn main() {
     let files: Vec<String> = std::env::args().skip(1).collect();
-    let boards: Vec<(String, (Vec<Vec<usize>>, Vec<Vec<usize>>))> = if files.is_empty() {
+    let boards: Vec<(String, Clues)> = if files.is_empty() {
         vec![("random 30x35".into(), random_solvable(30, 35))]
     } else {
-        files.iter().map(|f| (f.clone(), read(f))).collect()
+        files
+            .iter()
+            .filter_map(|f| match read(f) {
+                Ok(clues) => Some((f.clone(), clues)),
+                Err(e) => {
+                    eprintln!("skipped {e} (board.txt clues only)");
+                    None
+                }
+            })
+            .collect()
     };
     for (name, (r, c)) in boards {
         let clues = clue_model::solve(&r, &c);

@@ -35,6 +35,13 @@ pub struct BlockRam<D: Synth, const N: usize> {
     _words: Box<BTreeMap<Bits<N>, D>>,
 }
 
+impl<D: Synth, const N: usize> BlockRam<D, N> {
+    /// The word at `address` now, for testbenches (no hardware).
+    pub fn peek(&self, address: Bits<N>) -> D {
+        self._words.get(&address).copied().unwrap_or_default()
+    }
+}
+
 impl<D: Synth, const N: usize> Logic for BlockRam<D, N> {
     fn update(&mut self) {
         if self.clock.pos_edge() {

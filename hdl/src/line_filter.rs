@@ -23,7 +23,7 @@
 //! to its own bank when it can, so only a lone survivor may cross banks.
 //! A write always lands on a slot read at least three cycles before.
 
-use crate::option_store::BANK_BITS;
+use crate::option_store::{PairPort, BANK_BITS};
 use crate::params::{COUNT_BITS, FIFO_ADDR_BITS, MAX_LINE};
 use rust_hdl::prelude::*;
 
@@ -41,19 +41,8 @@ pub struct LineFilter {
     pub take_count: Signal<In, Bits<COUNT_BITS>>,
     pub take_known: Signal<In, Bits<MAX_LINE>>,
     pub take_value: Signal<In, Bits<MAX_LINE>>,
-    /// Option store ports (see `option_store.rs`).
-    pub read_even_address: Signal<Out, Bits<BANK_BITS>>,
-    pub read_odd_address: Signal<Out, Bits<BANK_BITS>>,
-    pub read_even_used: Signal<Out, Bit>,
-    pub read_odd_used: Signal<Out, Bit>,
-    pub even_data: Signal<In, Bits<MAX_LINE>>,
-    pub odd_data: Signal<In, Bits<MAX_LINE>>,
-    pub write_even: Signal<Out, Bit>,
-    pub write_even_address: Signal<Out, Bits<BANK_BITS>>,
-    pub write_even_data: Signal<Out, Bits<MAX_LINE>>,
-    pub write_odd: Signal<Out, Bit>,
-    pub write_odd_address: Signal<Out, Bits<BANK_BITS>>,
-    pub write_odd_data: Signal<Out, Bits<MAX_LINE>>,
+    /// Reads and writes of the option store (`option_store.rs`).
+    pub store: PairPort,
     /// A line's result, for one cycle (from the last stage's logic): AND
     /// and OR of its survivors, how many, and the line as it was taken.
     pub result: Signal<Out, Bit>,
@@ -145,18 +134,7 @@ impl Default for LineFilter {
             take_count: Default::default(),
             take_known: Default::default(),
             take_value: Default::default(),
-            read_even_address: Default::default(),
-            read_odd_address: Default::default(),
-            read_even_used: Default::default(),
-            read_odd_used: Default::default(),
-            even_data: Default::default(),
-            odd_data: Default::default(),
-            write_even: Default::default(),
-            write_even_address: Default::default(),
-            write_even_data: Default::default(),
-            write_odd: Default::default(),
-            write_odd_address: Default::default(),
-            write_odd_data: Default::default(),
+            store: Default::default(),
             result: Default::default(),
             result_index: Default::default(),
             result_base: Default::default(),
@@ -282,17 +260,17 @@ impl Logic for LineFilter {
         // Stage I. The pair's first slot is in the odd bank when the base
         // is odd; the even bank then holds the second, one address up.
         self.free.next = !self.i_valid.q.val() | self.i_last.q.val();
-        self.read_odd_address.next = self.i_half.q.val();
-        self.read_even_address.next = self.i_half.q.val();
-        self.read_odd_used.next = false;
-        self.read_even_used.next = false;
+        self.store.read_odd_address.next = self.i_half.q.val();
+        self.store.read_even_address.next = self.i_half.q.val();
+        self.store.read_odd_used.next = false;
+        self.store.read_even_used.next = false;
         if self.i_odd_base.q.val() {
-            self.read_even_address.next = self.i_half.q.val() + 1;
-            self.read_odd_used.next = self.i_valid.q.val() & self.i_one.q.val();
-            self.read_even_used.next = self.i_valid.q.val() & self.i_two.q.val();
+            self.store.read_even_address.next = self.i_half.q.val() + 1;
+            self.store.read_odd_used.next = self.i_valid.q.val() & self.i_one.q.val();
+            self.store.read_even_used.next = self.i_valid.q.val() & self.i_two.q.val();
         } else {
-            self.read_even_used.next = self.i_valid.q.val() & self.i_one.q.val();
-            self.read_odd_used.next = self.i_valid.q.val() & self.i_two.q.val();
+            self.store.read_even_used.next = self.i_valid.q.val() & self.i_one.q.val();
+            self.store.read_odd_used.next = self.i_valid.q.val() & self.i_two.q.val();
         }
         self.i_half.d.next = self.i_half.q.val() + 1;
         self.i_left.d.next = self.i_left.q.val() - 2;
@@ -320,8 +298,8 @@ impl Logic for LineFilter {
 
         // Stage A.
         self.a_valid.d.next = self.i_valid.q.val();
-        self.a_even_valid.d.next = self.read_even_used.val();
-        self.a_odd_valid.d.next = self.read_odd_used.val();
+        self.a_even_valid.d.next = self.store.read_even_used.val();
+        self.a_odd_valid.d.next = self.store.read_odd_used.val();
         self.a_first.d.next = self.i_first.q.val();
         self.a_last.d.next = self.i_last.q.val();
         self.a_index.d.next = self.i_index.q.val();
@@ -337,8 +315,8 @@ impl Logic for LineFilter {
         self.d_base.d.next = self.a_base.q.val();
         self.d_known.d.next = self.a_known.q.val();
         self.d_value.d.next = self.a_value.q.val();
-        self.d_even.d.next = self.even_data.val();
-        self.d_odd.d.next = self.odd_data.val();
+        self.d_even.d.next = self.store.even_data.val();
+        self.d_odd.d.next = self.store.odd_data.val();
 
         // Stage D.
         self.w_valid.d.next = self.d_valid.q.val();
@@ -375,26 +353,26 @@ impl Logic for LineFilter {
         if self.w_even_ok.q.val() & self.w_odd_ok.q.val() {
             self.kept.next = 2.into();
         }
-        self.write_even_address.next = self.write_slot_up.val().get_bits::<BANK_BITS>(1);
-        self.write_odd_address.next = self.write_slot.val().get_bits::<BANK_BITS>(1);
-        self.write_even_data.next = self.w_odd.q.val();
+        self.store.write_even_address.next = self.write_slot_up.val().get_bits::<BANK_BITS>(1);
+        self.store.write_odd_address.next = self.write_slot.val().get_bits::<BANK_BITS>(1);
+        self.store.write_even_data.next = self.w_odd.q.val();
         if self.w_even_ok.q.val() {
-            self.write_even_data.next = self.w_even.q.val();
+            self.store.write_even_data.next = self.w_even.q.val();
         }
-        self.write_odd_data.next = self.w_even.q.val();
+        self.store.write_odd_data.next = self.w_even.q.val();
         if self.w_odd_ok.q.val() {
-            self.write_odd_data.next = self.w_odd.q.val();
+            self.store.write_odd_data.next = self.w_odd.q.val();
         }
-        self.write_even.next = false;
-        self.write_odd.next = false;
+        self.store.write_even.next = false;
+        self.store.write_odd.next = false;
         if self.w_valid.q.val() {
             if self.kept.val() == 2 {
-                self.write_even.next = true;
-                self.write_odd.next = true;
+                self.store.write_even.next = true;
+                self.store.write_odd.next = true;
             }
             if self.kept.val() == 1 {
-                self.write_even.next = !self.write_slot.val().get_bit(0);
-                self.write_odd.next = self.write_slot.val().get_bit(0);
+                self.store.write_even.next = !self.write_slot.val().get_bit(0);
+                self.store.write_odd.next = self.write_slot.val().get_bit(0);
             }
         }
         if self.w_even_ok.q.val() {
@@ -444,9 +422,6 @@ mod tests {
     #[derive(LogicBlock, Default)]
     struct Bench {
         clock: Signal<In, Clock>,
-        /// Read the store at `probe_address` (both banks) instead.
-        probe: Signal<In, Bit>,
-        probe_address: Signal<In, Bits<BANK_BITS>>,
         store: OptionStore,
         filter: LineFilter,
     }
@@ -456,22 +431,7 @@ mod tests {
         fn update(&mut self) {
             self.store.clock.next = self.clock.val();
             self.filter.clock.next = self.clock.val();
-            self.store.read_even_address.next = self.filter.read_even_address.val();
-            self.store.read_odd_address.next = self.filter.read_odd_address.val();
-            self.store.read_even_used.next = self.filter.read_even_used.val();
-            self.store.read_odd_used.next = self.filter.read_odd_used.val();
-            self.filter.even_data.next = self.store.even_data.val();
-            self.filter.odd_data.next = self.store.odd_data.val();
-            self.store.write_even.next = self.filter.write_even.val();
-            self.store.write_even_address.next = self.filter.write_even_address.val();
-            self.store.write_even_data.next = self.filter.write_even_data.val();
-            self.store.write_odd.next = self.filter.write_odd.val();
-            self.store.write_odd_address.next = self.filter.write_odd_address.val();
-            self.store.write_odd_data.next = self.filter.write_odd_data.val();
-            if self.probe.val() {
-                self.store.read_even_address.next = self.probe_address.val();
-                self.store.read_odd_address.next = self.probe_address.val();
-            }
+            PairPort::join(&mut self.filter.store, &mut self.store.pairs);
         }
     }
 
@@ -553,21 +513,14 @@ mod tests {
             );
             assert_eq!(any, kept.iter().fold(0, |a, o| a | o), "line {j}: OR");
         }
-        // The survivors are at the front of each region, in some order.
+        // The survivors are at the front of each region, in some order (the
+        // last writes land through the store's write registers first).
+        tick(&mut b, |b| &mut b.clock);
         for (j, l) in lines.iter().enumerate() {
             let mut kept = keep(l);
-            let mut stored = vec![];
-            for s in bases[j]..bases[j] + kept.len() as u64 {
-                b.probe.next = true;
-                b.probe_address.next = (s / 2).into();
-                tick(&mut b, |b| &mut b.clock);
-                let word = if s % 2 == 0 {
-                    b.store.even_data.val()
-                } else {
-                    b.store.odd_data.val()
-                };
-                stored.push(word.to_u64());
-            }
+            let mut stored: Vec<u64> = (bases[j]..bases[j] + kept.len() as u64)
+                .map(|s| b.store.peek(s))
+                .collect();
             kept.sort();
             stored.sort();
             assert_eq!(stored, kept, "line {j}: the region's survivors");

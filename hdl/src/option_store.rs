@@ -30,6 +30,45 @@ pub const ENTRY_BITS: usize = FIFO_ADDR_BITS + COUNT_BITS;
 pub const TABLE_BITS: usize = 6;
 const _: () = assert!(MAX_LINE == 32, "a table address is a column bit and 5 index bits");
 
+/// The line filter's side of the store (`line_filter.rs`): each cycle a
+/// pair of slots read, one a bank, data one cycle later (`*_used`: the word
+/// will be looked at), and up to two survivors written back, one word a
+/// bank (they land a cycle later).
+#[derive(LogicInterface, Default)]
+#[join = "PairResponder"]
+pub struct PairPort {
+    pub read_even_address: Signal<Out, Bits<BANK_BITS>>,
+    pub read_odd_address: Signal<Out, Bits<BANK_BITS>>,
+    pub read_even_used: Signal<Out, Bit>,
+    pub read_odd_used: Signal<Out, Bit>,
+    pub even_data: Signal<In, Bits<MAX_LINE>>,
+    pub odd_data: Signal<In, Bits<MAX_LINE>>,
+    pub write_even: Signal<Out, Bit>,
+    pub write_even_address: Signal<Out, Bits<BANK_BITS>>,
+    pub write_even_data: Signal<Out, Bits<MAX_LINE>>,
+    pub write_odd: Signal<Out, Bit>,
+    pub write_odd_address: Signal<Out, Bits<BANK_BITS>>,
+    pub write_odd_data: Signal<Out, Bits<MAX_LINE>>,
+}
+
+/// The store's side of [`PairPort`].
+#[derive(LogicInterface, Default)]
+#[join = "PairPort"]
+pub struct PairResponder {
+    pub read_even_address: Signal<In, Bits<BANK_BITS>>,
+    pub read_odd_address: Signal<In, Bits<BANK_BITS>>,
+    pub read_even_used: Signal<In, Bit>,
+    pub read_odd_used: Signal<In, Bit>,
+    pub even_data: Signal<Out, Bits<MAX_LINE>>,
+    pub odd_data: Signal<Out, Bits<MAX_LINE>>,
+    pub write_even: Signal<In, Bit>,
+    pub write_even_address: Signal<In, Bits<BANK_BITS>>,
+    pub write_even_data: Signal<In, Bits<MAX_LINE>>,
+    pub write_odd: Signal<In, Bit>,
+    pub write_odd_address: Signal<In, Bits<BANK_BITS>>,
+    pub write_odd_data: Signal<In, Bits<MAX_LINE>>,
+}
+
 #[derive(LogicBlock)]
 pub struct OptionStore {
     pub clock: Signal<In, Clock>,
@@ -47,22 +86,8 @@ pub struct OptionStore {
     pub line_end_line: Signal<In, Bits<LINE_ID_BITS>>,
     pub line_end_count: Signal<In, Bits<COUNT_BITS>>,
     pub rows: Signal<In, Bits<DIM_BITS>>,
-    /// Solver: a pair of slots, data one cycle later (`*_used`: the word
-    /// will be looked at).
-    pub read_even_address: Signal<In, Bits<BANK_BITS>>,
-    pub read_odd_address: Signal<In, Bits<BANK_BITS>>,
-    pub read_even_used: Signal<In, Bit>,
-    pub read_odd_used: Signal<In, Bit>,
-    pub even_data: Signal<Out, Bits<MAX_LINE>>,
-    pub odd_data: Signal<Out, Bits<MAX_LINE>>,
-    /// Solver: write back survivors, one word a bank (they land a cycle
-    /// later).
-    pub write_even: Signal<In, Bit>,
-    pub write_even_address: Signal<In, Bits<BANK_BITS>>,
-    pub write_even_data: Signal<In, Bits<MAX_LINE>>,
-    pub write_odd: Signal<In, Bit>,
-    pub write_odd_address: Signal<In, Bits<BANK_BITS>>,
-    pub write_odd_data: Signal<In, Bits<MAX_LINE>>,
+    /// The line filter's pair of reads and writes a cycle.
+    pub pairs: PairResponder,
     /// Solver: the line table (entry one cycle after its address).
     pub table_read_address: Signal<In, Bits<TABLE_BITS>>,
     pub table_read_used: Signal<In, Bit>,
@@ -106,18 +131,7 @@ impl Default for OptionStore {
             line_end_line: Default::default(),
             line_end_count: Default::default(),
             rows: Default::default(),
-            read_even_address: Default::default(),
-            read_odd_address: Default::default(),
-            read_even_used: Default::default(),
-            read_odd_used: Default::default(),
-            even_data: Default::default(),
-            odd_data: Default::default(),
-            write_even: Default::default(),
-            write_even_address: Default::default(),
-            write_even_data: Default::default(),
-            write_odd: Default::default(),
-            write_odd_address: Default::default(),
-            write_odd_data: Default::default(),
+            pairs: Default::default(),
             table_read_address: Default::default(),
             table_read_used: Default::default(),
             table_data: Default::default(),
@@ -171,12 +185,12 @@ impl Logic for OptionStore {
         self.appending.next = self.append.val() & !self.full.val();
 
         // Reads.
-        self.even.read_address.next = self.read_even_address.val();
-        self.odd.read_address.next = self.read_odd_address.val();
-        self.even.read_used.next = self.read_even_used.val();
-        self.odd.read_used.next = self.read_odd_used.val();
-        self.even_data.next = self.even.read_data.val();
-        self.odd_data.next = self.odd.read_data.val();
+        self.even.read_address.next = self.pairs.read_even_address.val();
+        self.odd.read_address.next = self.pairs.read_odd_address.val();
+        self.even.read_used.next = self.pairs.read_even_used.val();
+        self.odd.read_used.next = self.pairs.read_odd_used.val();
+        self.pairs.even_data.next = self.even.read_data.val();
+        self.pairs.odd_data.next = self.odd.read_data.val();
         self.line_table.read_address.next = self.table_read_address.val();
         self.line_table.read_used.next = self.table_read_used.val();
         self.table_data.next = self.line_table.read_data.val();
@@ -185,12 +199,12 @@ impl Logic for OptionStore {
         // reach the banks a cycle later, through registers (the enables of
         // 16 block RAMs after a choice of sources missed 100 MHz); the
         // solver never reads a slot it wrote in the two cycles before.
-        self.even_write.d.next = self.write_even.val();
-        self.even_write_address.d.next = self.write_even_address.val();
-        self.even_write_data.d.next = self.write_even_data.val();
-        self.odd_write.d.next = self.write_odd.val();
-        self.odd_write_address.d.next = self.write_odd_address.val();
-        self.odd_write_data.d.next = self.write_odd_data.val();
+        self.even_write.d.next = self.pairs.write_even.val();
+        self.even_write_address.d.next = self.pairs.write_even_address.val();
+        self.even_write_data.d.next = self.pairs.write_even_data.val();
+        self.odd_write.d.next = self.pairs.write_odd.val();
+        self.odd_write_address.d.next = self.pairs.write_odd_address.val();
+        self.odd_write_data.d.next = self.pairs.write_odd_data.val();
         if self.appending.val() {
             self.even_write_address.d.next = self.tail.q.val().get_bits::<BANK_BITS>(1);
             self.odd_write_address.d.next = self.tail.q.val().get_bits::<BANK_BITS>(1);
@@ -239,6 +253,14 @@ impl Logic for OptionStore {
     }
 }
 
+impl OptionStore {
+    /// The option in `slot` now, for testbenches (no hardware).
+    pub fn peek(&self, slot: u64) -> u64 {
+        let bank = if slot % 2 == 0 { &self.even } else { &self.odd };
+        bank.peek((slot / 2).into()).to_u64()
+    }
+}
+
 /// A line table entry.
 pub fn entry(base: u64, count: u64) -> u64 {
     base | count << FIFO_ADDR_BITS
@@ -259,16 +281,19 @@ mod tests {
         uut.append.next = false;
         uut.line_end.next = false;
         uut.clear.next = false;
-        uut.write_even.next = false;
-        uut.write_odd.next = false;
+        uut.pairs.write_even.next = false;
+        uut.pairs.write_odd.next = false;
         uut.table_write.next = false;
     }
 
     fn read_pair(uut: &mut OptionStore, slot: u64) -> (u64, u64) {
-        uut.read_odd_address.next = (slot / 2).into();
-        uut.read_even_address.next = (slot.div_ceil(2) % (1 << BANK_BITS)).into();
+        uut.pairs.read_odd_address.next = (slot / 2).into();
+        uut.pairs.read_even_address.next = (slot.div_ceil(2) % (1 << BANK_BITS)).into();
         tick(uut, |u| &mut u.clock);
-        let (even, odd) = (uut.even_data.val().to_u64(), uut.odd_data.val().to_u64());
+        let (even, odd) = (
+            uut.pairs.even_data.val().to_u64(),
+            uut.pairs.odd_data.val().to_u64(),
+        );
         if slot % 2 == 0 {
             (even, odd)
         } else {

@@ -40,7 +40,7 @@ use crate::cell_writer::{index_bits, CellWriter};
 use crate::constant;
 use crate::line_filter::LineFilter;
 use crate::lowest_bit::LowestBit;
-use crate::option_store::{OptionStore, ENTRY_BITS, TABLE_BITS};
+use crate::option_store::{OptionStore, PairPort, ENTRY_BITS, TABLE_BITS};
 use crate::params::{COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE};
 use crate::protocol::status::outcome;
 use rust_hdl::prelude::*;
@@ -334,18 +334,7 @@ impl Logic for Solver {
         self.store.rows.next = self.rows.val();
 
         // The filter's ports of the store.
-        self.store.read_even_address.next = self.filter.read_even_address.val();
-        self.store.read_odd_address.next = self.filter.read_odd_address.val();
-        self.store.read_even_used.next = self.filter.read_even_used.val();
-        self.store.read_odd_used.next = self.filter.read_odd_used.val();
-        self.filter.even_data.next = self.store.even_data.val();
-        self.filter.odd_data.next = self.store.odd_data.val();
-        self.store.write_even.next = self.filter.write_even.val();
-        self.store.write_even_address.next = self.filter.write_even_address.val();
-        self.store.write_even_data.next = self.filter.write_even_data.val();
-        self.store.write_odd.next = self.filter.write_odd.val();
-        self.store.write_odd_address.next = self.filter.write_odd_address.val();
-        self.store.write_odd_data.next = self.filter.write_odd_data.val();
+        PairPort::join(&mut self.filter.store, &mut self.store.pairs);
 
         // The line masks of this board: bit i is set for i < length.
         self.start_row_cells.next = 0.into();
