@@ -14,6 +14,16 @@ use std::rc::Rc;
 /// settle), then rises (registers take their inputs). `clock` picks the
 /// circuit's clock input. When this thread records a waveform, both halves
 /// of the cycle go into it.
+/// A reproducible stream of pseudo-random words for testbenches (xorshift64).
+pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 pub fn tick<B: Block>(uut: &mut B, clock: fn(&mut B) -> &mut Signal<In, Clock>) {
     for level in [false, true] {
         clock(uut).next = Clock { clk: level };

@@ -193,7 +193,7 @@ impl Logic for BoardCopy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{tick, yosys_cell_count, yosys_check};
+    use crate::bench::{tick, xorshift, yosys_cell_count, yosys_check};
 
     fn idle(uut: &mut BoardCopy) {
         uut.word_write.next = false;
@@ -217,13 +217,7 @@ mod tests {
         idle(&mut uut);
         let mut known = [0u64; 32];
         let mut value = [0u64; 32];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for w in 0..32u64 {
             uut.word_write.next = true;
             uut.word_address.next = w.into();

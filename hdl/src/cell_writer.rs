@@ -313,7 +313,7 @@ impl Logic for CellWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{tick, yosys_check};
+    use crate::bench::{tick, xorshift, yosys_check};
     use crate::model::{cell_cycles, writer_after};
 
     /// Commits jobs at the given cycles (ascending lines), applies the
@@ -381,13 +381,7 @@ mod tests {
         check(&[(3, 0, 0b1011, 0b0001)]);
         check(&[(3, 0, 0b111, 0b101), (4, 1, 0b110, 0b010)]);
         check(&[(3, 0, 0b11, 0b01), (5, 2, 0b1, 0b1), (6, 4, 0b1, 0)]);
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..40 {
             let mut jobs = vec![];
             let mut cycle = 2;

@@ -164,7 +164,7 @@ const _: () = assert!(crate::protocol::status::outcome::INFO == 5);
 
 #[cfg(test)]
 mod tests {
-    use crate::bench::{yosys_cell_count, yosys_check};
+    use crate::bench::{xorshift, yosys_cell_count, yosys_check};
     use crate::driver::CoreDriver;
     use crate::model::{self, Verdict};
     use crate::options::LineOptions;
@@ -271,13 +271,7 @@ mod tests {
 
     #[test]
     fn random_pictures_match_the_model() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut driver = CoreDriver::new(CPB);
         let mut seen = [0usize; 3];
         for _ in 0..25 {

@@ -415,7 +415,7 @@ impl Logic for LineFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::{tick, yosys_check};
+    use crate::bench::{tick, xorshift, yosys_check};
     use crate::option_store::OptionStore;
 
     /// The filter on a real option store.
@@ -529,13 +529,7 @@ mod tests {
 
     #[test]
     fn keeps_what_agrees_and_streams_lines_back_to_back() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = xorshift(0x2545_f491_4f6c_dd1du64);
         for _ in 0..30 {
             let lines: Vec<Line> = (0..1 + rand() % 12)
                 .map(|_| {

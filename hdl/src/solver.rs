@@ -647,7 +647,7 @@ impl Logic for Solver {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::bench::{tick, yosys_check};
+    use crate::bench::{tick, xorshift, yosys_check};
     use crate::model::{self, Verdict};
 
     /// What the solver produced for one board.
@@ -798,13 +798,7 @@ pub(crate) mod tests {
 
     #[test]
     fn full_size_lines_and_random_pictures_match_the_model() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = xorshift(0x2545_f491_4f6c_dd1du64);
         let mut outcomes = [0usize; 3];
         for trial in 0..12 {
             let (rows, columns) = match trial {
