@@ -294,6 +294,44 @@ mod tests {
         );
     }
 
+    /// Replies whose cells were left by a search or by an earlier board:
+    /// the VALUES map carries 0 at every unknown cell, as the protocol
+    /// says, so the bytes are the model's. Small boards with a search
+    /// budget (several solutions, none found by search); then a 64×64
+    /// line logic cannot start on, after a dense 64×64 filled the memory:
+    /// more unknown cells than the undo trail holds, so GAVE_UP at once.
+    #[test]
+    fn values_are_zero_wherever_a_cell_is_unknown() {
+        let mut driver = CoreDriver::<ClueCore>::with_core(CPB);
+        let mut rng = Rng(0x7a1_0e5);
+        let mut outcomes = [0usize; 8];
+        for trial in 0..24 {
+            let (r, mut c) = random_picture(&mut rng, 6, 6, 50);
+            if trial % 2 == 1 {
+                c = random_picture(&mut rng, 6, 6, 50).1;
+            }
+            let mut bytes = vec![];
+            encode_board(&r, &c, 1, &mut bytes);
+            let reply = decode_reply(&BoardModel::new(Engine::Clues).bytes(&bytes))
+                .unwrap()
+                .0;
+            outcomes[reply.outcome as usize] += 1;
+            check(&mut driver, &format!("6x6 with search, trial {trial}"), &bytes);
+        }
+        println!("outcomes of the searched boards: {outcomes:?}");
+        assert!(outcomes[1] > 0 && outcomes[6] > 0, "{outcomes:?}");
+        let (r, c) = random_picture(&mut rng, 64, 64, 85);
+        check(&mut driver, "dense 64x64", &stream(&r, &c));
+        let ones: Clues = vec![vec![1]; 64];
+        let mut bytes = vec![];
+        encode_board(&ones, &ones, 1, &mut bytes);
+        let reply = decode_reply(&BoardModel::new(Engine::Clues).bytes(&bytes))
+            .unwrap()
+            .0;
+        assert_eq!(reply.outcome, status::outcome::GAVE_UP);
+        check(&mut driver, "64x64 of single cells (GAVE_UP)", &bytes);
+    }
+
     #[test]
     fn a_board_of_sixty_four_by_sixty_four() {
         let mut driver = CoreDriver::<ClueCore>::with_core(CPB);

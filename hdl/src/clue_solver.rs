@@ -1269,6 +1269,8 @@ impl Logic for ClueSolver {
         }
         if self.abort.val() {
             self.state.d.next = State::Idle;
+            // No verdict for the abandoned board, even one decided this cycle.
+            self.done_q.d.next = false;
             self.board_write.d.next = false;
             self.filling.d.next = false;
             self.start_line.d.next = false;

@@ -635,8 +635,13 @@ impl Logic for Solver {
             self.clear_address.d.next = 0.into();
             self.clear_last.d.next = false;
             self.start_pending.d.next = false;
+            // Nothing of the old board goes on: no line left to pick (the
+            // picker would fetch it and the filter would run it against the
+            // cleared memory and the new board's store), no verdict.
+            self.todo.d.next = 0.into();
             self.picked.d.next = false;
             self.fetched.d.next = false;
+            self.done_q.d.next = false;
             self.u_valid.d.next = false;
             self.u_write.d.next = false;
             self.filter.flush.next = true;
@@ -660,50 +665,55 @@ pub(crate) mod tests {
         pub cycles: u64,
     }
 
-    pub(crate) fn run(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Run {
-        let mut b = Solver::default();
-        b.connect_all();
-        b.abort.next = true;
-        tick(&mut b, |b| &mut b.clock);
-        b.abort.next = false;
+    fn cycle(b: &mut Solver) {
+        tick(b, |b| &mut b.clock);
+    }
+
+    /// Loads a board's options into the store (after an abort), waits out
+    /// the clear and starts the solve.
+    fn load_and_start(b: &mut Solver, rows: usize, columns: usize, lines: &[Vec<u64>]) {
         b.rows.next = (rows as u64).into();
         b.columns.next = (columns as u64).into();
         for (line, options) in lines.iter().enumerate() {
             for &o in options {
                 b.append.next = true;
                 b.append_data.next = o.into();
-                tick(&mut b, |b| &mut b.clock);
+                cycle(b);
             }
             b.append.next = false;
             b.line_end.next = true;
             b.line_end_line.next = (line as u64).into();
             b.line_end_count.next = (options.len() as u64).into();
-            tick(&mut b, |b| &mut b.clock);
+            cycle(b);
             b.line_end.next = false;
         }
         // The board memory is cleared in the 32 cycles after the abort.
         for _ in 0..32 {
-            tick(&mut b, |b| &mut b.clock);
+            cycle(b);
         }
         b.start.next = true;
-        tick(&mut b, |b| &mut b.clock);
+        cycle(b);
         b.start.next = false;
+    }
+
+    /// Runs a started solve to its verdict and reads the rows out.
+    fn finish(b: &mut Solver, rows: usize, columns: usize) -> Run {
         let mut guard = 0u64;
         while !b.done.val() {
-            tick(&mut b, |b| &mut b.clock);
+            cycle(b);
             guard += 1;
             assert!(guard < 50_000_000, "the solver never finished");
         }
-        tick(&mut b, |b| &mut b.clock);
+        cycle(b);
         let mut cells = vec![];
         for _ in 0..rows {
             let (k, v) = (b.top_known.val().to_u64(), b.top_value.val().to_u64());
             cells.extend((0..columns).map(|c| (k >> c & 1 == 1).then_some(v >> c & 1 == 1)));
             b.next_row.next = true;
-            tick(&mut b, |b| &mut b.clock);
+            cycle(b);
             b.next_row.next = false;
-            tick(&mut b, |b| &mut b.clock);
-            tick(&mut b, |b| &mut b.clock);
+            cycle(b);
+            cycle(b);
         }
         Run {
             outcome: b.outcome.val().to_u8(),
@@ -712,6 +722,21 @@ pub(crate) mod tests {
             passes: b.passes.val().to_u8(),
             cycles: b.cycles.val().to_u64(),
         }
+    }
+
+    fn new_solver() -> Solver {
+        let mut b = Solver::default();
+        b.connect_all();
+        b.abort.next = true;
+        cycle(&mut b);
+        b.abort.next = false;
+        b
+    }
+
+    pub(crate) fn run(rows: usize, columns: usize, lines: &[Vec<u64>]) -> Run {
+        let mut b = new_solver();
+        load_and_start(&mut b, rows, columns, lines);
+        finish(&mut b, rows, columns)
     }
 
     fn compare(verdict: &Verdict, run: &Run) {
@@ -821,6 +846,82 @@ pub(crate) mod tests {
         assert!(
             outcomes[0] > 0 && outcomes[2] > 0,
             "the sample covers solved and stalled boards"
+        );
+    }
+
+    /// The clues of a board file in the project's own format.
+    fn clues_of(text: &str) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+        let (mut rows, mut columns, mut in_columns) = (vec![], vec![], false);
+        for line in text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            match line {
+                "rows:" => in_columns = false,
+                "columns:" => in_columns = true,
+                clue => {
+                    let clue = clue.split_whitespace().map(|n| n.parse().unwrap()).collect();
+                    if in_columns {
+                        columns.push(clue)
+                    } else {
+                        rows.push(clue)
+                    }
+                }
+            }
+        }
+        (rows, columns)
+    }
+
+    /// An abort at every cycle of a 15×15's solve (and the cycles after its
+    /// verdict), then the heart: the abandoned solve leaves nothing behind
+    /// (no visit runs on, no write reaches the cleared board or the store),
+    /// no verdict comes out for it after the abort, and the heart's run is
+    /// the model's, cycle for cycle.
+    #[test]
+    fn an_abort_at_every_cycle_of_a_solve_leaves_nothing_behind() {
+        let (first_rows, first_columns) = clues_of(include_str!("../../examples/random15x15.txt"));
+        let first = lines_of(&first_rows, &first_columns);
+        let first_cycles = model::solve(15, 15, &first).cycles;
+        let heart_rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];
+        let heart_columns = vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]];
+        let heart = lines_of(&heart_rows, &heart_columns);
+        let verdict = model::solve(6, 7, &heart);
+        let mut failures = vec![];
+        for delay in 0..first_cycles + 8 {
+            let mut b = new_solver();
+            load_and_start(&mut b, 15, 15, &first);
+            for _ in 0..delay {
+                cycle(&mut b);
+            }
+            b.abort.next = true;
+            cycle(&mut b);
+            b.abort.next = false;
+            // Nothing of the old board may come out while the new one loads.
+            let mut stale = b.done.val();
+            b.rows.next = 6u64.into();
+            for _ in 0..40 {
+                cycle(&mut b);
+                stale |= b.done.val();
+            }
+            load_and_start(&mut b, 6, 7, &heart);
+            let run = finish(&mut b, 6, 7);
+            let right = run.outcome == verdict.outcome
+                && run.cells == verdict.cells
+                && run.cycles == verdict.cycles
+                && run.passes == verdict.passes;
+            if stale || !right {
+                failures.push((delay, stale, run.cycles));
+            }
+        }
+        println!(
+            "{} abort instants tested in a {first_cycles}-cycle solve",
+            first_cycles + 8
+        );
+        assert_eq!(
+            failures,
+            vec![],
+            "(abort delay, stale verdict, heart's cycles) that went wrong"
         );
     }
 

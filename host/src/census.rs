@@ -391,7 +391,7 @@ impl std::str::FromStr for GridSize {
 pub struct Args {
     /// The reference model that decides "line-solvable": the DNF engine's
     /// (dnf) or the clue engine's (clues).
-    #[arg(long, default_value = "dnf", value_parser = crate::sweep::parse_engine)]
+    #[arg(long, default_value = "dnf", value_parser = crate::random::parse_engine)]
     pub engine: Engine,
     /// Grid size: N for N×N, or RxC for R rows by C columns (1 to 8 a side, at most 25 cells).
     #[arg(long, default_value = "5", value_name = "N|RxC")]
@@ -410,11 +410,6 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Threads to use when none are asked for: one per core.
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// Runs `nonohost census` and returns the exit code: 0 when every grid is
 /// consistent and, for a whole 5×5 census, both counts match the published
 /// figures; 1 otherwise.
@@ -423,7 +418,7 @@ pub fn run(args: &Args) -> i32 {
     let GridSize { rows, columns } = args.size;
     let all = 1u64 << (rows * columns);
     let grids = args.limit.unwrap_or(all).min(all);
-    let threads = args.threads.unwrap_or_else(default_threads).max(1);
+    let threads = args.threads.unwrap_or_else(crate::random::default_threads).max(1);
     let bar = if !args.quiet && !args.json && std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(grids);
         bar.set_style(

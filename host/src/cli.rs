@@ -300,19 +300,6 @@ fn print_report(report: &Report, json: bool) -> i32 {
     report.exit_code()
 }
 
-/// A usage or input error: on stderr, and as `{"status": "error", "error": …}`
-/// on stdout with `--json`. Returns the exit code.
-pub fn usage_error(error: &dyn std::fmt::Display, json: bool) -> i32 {
-    eprintln!("error: {error}");
-    if json {
-        println!(
-            "{}",
-            serde_json::json!({"status": "error", "error": error.to_string()})
-        );
-    }
-    exit::ERROR
-}
-
 /// Runs the command line `args` (with the program name first) and returns the exit code.
 pub fn run<I, T>(args: I) -> i32
 where
@@ -631,7 +618,7 @@ fn encode(a: &EncodeArgs) -> i32 {
 fn ports(a: &PortsArgs) -> i32 {
     let entries = match link::list_ports() {
         Ok(e) => e,
-        Err(e) => return usage_error(&e, a.json),
+        Err(e) => return report::usage_error(&e, a.json),
     };
     if a.json {
         let v: Vec<serde_json::Value> = entries

@@ -6,6 +6,7 @@
 //! * [`fake`]: a model board that serves a serial port (for tests);
 //! * [`solver`]: the software solver (line logic and search);
 //! * [`report`]: what `send` and `solve` found, as text or JSON, and exit codes;
+//! * [`random`]: random puzzles for sweeps and benchmarks, batch defaults;
 //! * [`census`]: every grid of a small size through the reference model and the solver;
 //! * [`sweep`]: random puzzles through the simulated gateware core and the reference model;
 //! * [`cli`]: the command line.
@@ -17,6 +18,7 @@ pub mod cli;
 pub mod fake;
 pub mod link;
 pub mod puzzle;
+pub mod random;
 pub mod report;
 pub mod solver;
 pub mod sweep;

@@ -839,6 +839,19 @@ pub fn link_error_report(puzzle: &Puzzle, e: &LinkError) -> Report {
     Report::new(puzzle, Status::Error).with_error(e)
 }
 
+/// A usage or input error: on stderr, and as `{"status": "error", "error": …}`
+/// on stdout with `--json`. Returns the exit code.
+pub fn usage_error(error: &dyn std::fmt::Display, json: bool) -> i32 {
+    eprintln!("error: {error}");
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({"status": "error", "error": error.to_string()})
+        );
+    }
+    exit::ERROR
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

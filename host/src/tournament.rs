@@ -99,7 +99,7 @@ pub struct Results {
 
 /// Puzzle `index` of a tournament with `seed`.
 pub fn puzzle(seed: u64, index: u64, size: usize, density: f64) -> Puzzle {
-    let (drawn, _) = crate::sweep::random_puzzle(Engine::Clues, seed, index, &(size..=size), density);
+    let (drawn, _) = crate::random::random_puzzle(Engine::Clues, seed, index, &(size..=size), density);
     drawn.expect("a square picture up to 64 fits the clue engine").0
 }
 

@@ -154,7 +154,7 @@ fn the_clue_core_searches_as_its_model_does() {
 
 #[test]
 fn a_disagreement_is_written_as_a_puzzle_nonohost_reads_back() {
-    let (drawn, _) = sweep::random_puzzle(Engine::Dnf, 3, 17, &(6..=8), 0.5);
+    let (drawn, _) = nonohost::random::random_puzzle(Engine::Dnf, 3, 17, &(6..=8), 0.5);
     let (puzzle, _) = drawn.expect("a 6..=8 picture fits the board");
     let failure = Failure {
         engine: Engine::Dnf,

@@ -1003,3 +1003,224 @@ fn the_clue_board_top_level_at_the_real_divisor() {
     nonogram_hdl::clue_protocol::encode_board(&rows, &columns, 0, &mut bytes);
     check_board_top(Engine::Clues, bytes);
 }
+
+/// Runs the Verilated core (RTL) on host bytes sent one after another from
+/// cycle 1 000, for `cycles`; what came out. `None` when Verilator is missing.
+fn verilated_bytes(
+    engine: Engine,
+    schedule: &[(u64, Vec<u8>)],
+    cycles: u64,
+    tag: &str,
+) -> Option<Vec<(u64, u8)>> {
+    let Some(shared) = start_build(engine, Flavor::Rtl) else {
+        eprintln!("skipped: verilator is not installed");
+        return None;
+    };
+    let (events, _) = run_verilated(&binary(shared), schedule, cycles, None, tag);
+    assert!(events.framing_errors.is_empty());
+    Some(events.bytes)
+}
+
+/// Search at length on the clue core's Verilog (millions of cycles, which
+/// RustHDL's simulation would take minutes for), against the board model
+/// byte for byte: a 30×30 whose search runs out of a budget of one unit
+/// (GAVE_UP; the cells are line logic's, VALUES 0 where unknown), then a
+/// 20×20 with several solutions found by search, then an 8×8 that search
+/// proves has none.
+#[test]
+fn the_clue_core_gives_up_and_searches_like_the_model() {
+    use nonogram_hdl::clue_model;
+    use nonogram_hdl::clue_protocol::encode_board as encode_clues;
+    let mut rand = nonogram_hdl::bench::xorshift(0x6a7e_0b0a);
+    let picture = |rand: &mut dyn FnMut() -> u64,
+                   rows: usize,
+                   columns: usize,
+                   want: &dyn Fn(&clue_model::ClueVerdict) -> bool,
+                   budget| loop {
+        let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 2 == 1).collect();
+        let (r, c) = model::clues_of_picture(rows, columns, &cells);
+        if want(&clue_model::search(&r, &c, budget)) {
+            let mut bytes = vec![];
+            encode_clues(&r, &c, budget, &mut bytes);
+            return bytes;
+        }
+    };
+    let gave_up = picture(&mut rand, 30, 30, &|v| v.outcome == status::outcome::GAVE_UP, 1);
+    let several = picture(
+        &mut rand,
+        20,
+        20,
+        &|v| v.outcome == status::outcome::SEVERAL && v.nodes > 20,
+        64,
+    );
+    // No solution, found by search: the clues of two pictures, mixed.
+    let refuted = loop {
+        let (r, _) = model::clues_of_picture(8, 8, &(0..64).map(|_| rand() % 2 == 1).collect::<Vec<_>>());
+        let (_, c) = model::clues_of_picture(8, 8, &(0..64).map(|_| rand() % 2 == 1).collect::<Vec<_>>());
+        let v = clue_model::search(&r, &c, 64);
+        if v.outcome == status::outcome::CONTRADICTION && v.detail == 255 && v.nodes > 2 {
+            let mut bytes = vec![];
+            encode_clues(&r, &c, 64, &mut bytes);
+            break bytes;
+        }
+    };
+    let mut model = BoardModel::new(Engine::Clues);
+    let mut expected = model.bytes(&gave_up);
+    let first_reply = expected.len();
+    expected.extend(model.bytes(&several));
+    expected.extend(model.bytes(&refuted));
+    let first_at = 1_000;
+    // The give-up takes a budget unit (2^20 cycles) and its reply ~80 000.
+    let second_at = first_at + 10 * CPB as u64 * gave_up.len() as u64 + (1 << 20) + 2_000_000;
+    let third_at = second_at + 30_000_000;
+    let schedule = vec![(first_at, gave_up), (second_at, several), (third_at, refuted)];
+    let Some(bytes) = verilated_bytes(Engine::Clues, &schedule, third_at + 30_000_000, "gave-up") else {
+        return;
+    };
+    let got: Vec<u8> = bytes.iter().map(|&(_, b)| b).collect();
+    assert!(
+        bytes.len() < first_reply || bytes[first_reply - 1].0 < second_at,
+        "the first reply ended in time"
+    );
+    assert_eq!(hex(&got), hex(&expected), "GAVE_UP, then SEVERAL by search");
+}
+
+/// The reply-side rule for an abandoned board: the bytes the core sent for
+/// it must be whole messages of the reply it would have sent alone, and only
+/// those it had begun or made before the abort at `abort_at` (none if the
+/// solve was still running); then comes the new board's reply, whole.
+fn check_abandoned(
+    what: &str,
+    alone: &[(u64, u8)],
+    abort_at: u64,
+    got: &[(u64, u8)],
+    new_reply: &[u8],
+) -> Result<(), String> {
+    let bytes: Vec<u8> = got.iter().map(|&(_, b)| b).collect();
+    let Some(prefix) = bytes.len().checked_sub(new_reply.len()) else {
+        return Err(format!(
+            "{what}: {} bytes, shorter than the new reply",
+            bytes.len()
+        ));
+    };
+    if bytes[prefix..] != *new_reply {
+        return Err(format!(
+            "{what}: the new board's reply is not the model's: {}",
+            hex(&bytes[prefix..])
+        ));
+    }
+    // A byte is begun 9.5 bit times before the harness sees its stop bit.
+    // The message being sent goes out whole, and so does the one the reply
+    // had already made (pending for the transmitter); nothing after them.
+    let begun = alone
+        .iter()
+        .filter(|&&(at, _)| at < abort_at + 10 * CPB as u64)
+        .count();
+    let allowed = (begun.div_ceil(2) * 2 + 2).min(alone.len());
+    let old: Vec<u8> = alone.iter().map(|&(_, b)| b).collect();
+    if prefix % 2 != 0 || prefix > allowed || bytes[..prefix] != old[..prefix] {
+        return Err(format!(
+            "{what}: {prefix} bytes before the new reply (at most {allowed}, whole messages of the old reply): {}",
+            hex(&bytes[..prefix])
+        ));
+    }
+    Ok(())
+}
+
+/// The stream of issue "one flash": a random 15×15 (693 options), then the
+/// 6×7 heart sent at every cycle of the 15×15's solve and of the start of
+/// its reply, through the DNF core's Verilog. The heart's reply must be the
+/// model's every time, and nothing of the 15×15's may come out but whole
+/// messages begun before the abort.
+#[test]
+fn an_abandoned_board_at_every_instant_leaves_no_trace() {
+    let (_, rows, columns) = original_boards().remove(2);
+    let heart = board_bytes(&rows, &columns, false);
+    let heart_reply = BoardModel::new(Engine::Dnf).bytes(&heart);
+    let text = include_str!("../../examples/random15x15.txt");
+    let (mut first_rows, mut first_columns, mut in_columns) = (vec![], vec![], false);
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        match line {
+            "rows:" => in_columns = false,
+            "columns:" => in_columns = true,
+            clue => {
+                let clue: Vec<usize> = clue.split_whitespace().map(|n| n.parse().unwrap()).collect();
+                if in_columns {
+                    first_columns.push(clue)
+                } else {
+                    first_rows.push(clue)
+                }
+            }
+        }
+    }
+    let first = board_bytes(&first_rows, &first_columns, false);
+    let first_at = 1_000;
+    let sent = first_at + 10 * CPB as u64 * first.len() as u64;
+    let Some(alone) = verilated_bytes(Engine::Dnf, &[(first_at, first.clone())], sent + 200_000, "alone")
+    else {
+        return;
+    };
+    assert_eq!(
+        alone.iter().map(|&(_, b)| b).collect::<Vec<_>>(),
+        BoardModel::new(Engine::Dnf).bytes(&first)
+    );
+    // The solve starts when the last byte is in; the reply's first byte
+    // leaves as it ends.
+    let solve_cycles = decode_reply(&BoardModel::new(Engine::Dnf).bytes(&first))
+        .unwrap()
+        .0
+        .cycles as u64;
+    // From an abort as the solve starts to one as the reply's first
+    // message leaves.
+    let (from, to) = (sent - 20 * CPB as u64 - 8, alone[0].0);
+    println!(
+        "the 15x15 is {} bytes; its reply begins at cycle {}",
+        first.len(),
+        alone[0].0
+    );
+    let instants: Vec<u64> = (from..to).collect();
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let halves: Vec<_> = instants
+            .chunks(instants.len().div_ceil(2))
+            .map(|part| {
+                let (first, heart, heart_reply, alone) = (&first, &heart, &heart_reply, &alone);
+                scope.spawn(move || {
+                    part.iter()
+                        .filter_map(|&at| {
+                            let schedule = [(first_at, first.clone()), (at, heart.clone())];
+                            let got =
+                                verilated_bytes(Engine::Dnf, &schedule, at + 200_000, &format!("at-{at}"))?;
+                            // START_BOARD's abort comes with its second byte, two
+                            // byte times on, and a few cycles of synchroniser
+                            // and framer later.
+                            let abort_at = at + 20 * CPB as u64 + 8;
+                            check_abandoned(
+                                &format!("heart at cycle {at}"),
+                                alone,
+                                abort_at,
+                                &got,
+                                heart_reply,
+                            )
+                            .err()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    println!(
+        "the heart sent at {} instants around a {solve_cycles}-cycle solve: {} wrong",
+        instants.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(8)].join("\n")
+    );
+}

@@ -13,10 +13,16 @@ fn run(
     column_clues: &[Vec<usize>],
     budget: u16,
 ) -> (ClueVerdict, u64) {
-    let (rows, columns) = (row_clues.len(), column_clues.len());
     uut.abort.next = true;
     tick(uut, |u| &mut u.clock);
     uut.abort.next = false;
+    load_and_start(uut, row_clues, column_clues, budget);
+    finish(uut, row_clues.len(), column_clues.len())
+}
+
+/// Writes a board's clues (after an abort) and starts the solve.
+fn load_and_start(uut: &mut ClueSolver, row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16) {
+    let (rows, columns) = (row_clues.len(), column_clues.len());
     let mut address = 0u64;
     for (line, clue) in row_clues.iter().chain(column_clues).enumerate() {
         uut.line_write.next = true;
@@ -41,6 +47,10 @@ fn run(
     uut.start.next = true;
     tick(uut, |u| &mut u.clock);
     uut.start.next = false;
+}
+
+/// Runs a started solve to its verdict and reads the rows as the reply does.
+fn finish(uut: &mut ClueSolver, rows: usize, columns: usize) -> (ClueVerdict, u64) {
     let mut guard = 0;
     while !uut.done.val() {
         tick(uut, |u| &mut u.clock);
@@ -216,6 +226,64 @@ fn random_puzzles_match_the_model() {
         outcomes[v.outcome as usize] += 1;
     }
     assert!(outcomes[0] > 0 && outcomes[2] > 0, "{outcomes:?}");
+}
+
+/// An abort at every cycle of a solve that searches, then a 4×4: the
+/// abandoned solve leaves nothing behind, no verdict comes out for it after
+/// the abort, and the 4×4's run is the model's, cycle for cycle.
+#[test]
+fn an_abort_at_every_cycle_of_a_search_leaves_nothing_behind() {
+    // A small board with several solutions, found by search.
+    let mut rng = Rng(0xab0_47);
+    let (first_rows, first_columns, first) = loop {
+        let (rows, columns) = (3 + rng.below(3) as usize, 3 + rng.below(3) as usize);
+        let picture: Vec<bool> = (0..rows * columns).map(|_| rng.below(2) == 1).collect();
+        let (r, c) = clues_of_picture(rows, columns, &picture);
+        let v = clue_model::search(&r, &c, 4095);
+        if v.nodes >= 2 && v.outcome == outcome::SEVERAL && v.cycles < 1200 {
+            break (r, c, v);
+        }
+    };
+    let four_rows = vec![vec![2], vec![1, 1], vec![3], vec![1]];
+    let four_columns = vec![vec![1], vec![1, 1], vec![1, 1], vec![3]];
+    let expected = clue_model::search(&four_rows, &four_columns, 4095);
+    let mut uut = new_solver();
+    let mut failures = vec![];
+    for delay in 0..first.cycles + 8 {
+        uut.abort.next = true;
+        tick(&mut uut, |u| &mut u.clock);
+        uut.abort.next = false;
+        load_and_start(&mut uut, &first_rows, &first_columns, 4095);
+        for _ in 0..delay {
+            tick(&mut uut, |u| &mut u.clock);
+        }
+        uut.abort.next = true;
+        tick(&mut uut, |u| &mut u.clock);
+        uut.abort.next = false;
+        let mut stale = uut.done.val();
+        for _ in 0..40 {
+            tick(&mut uut, |u| &mut u.clock);
+            stale |= uut.done.val();
+        }
+        load_and_start(&mut uut, &four_rows, &four_columns, 4095);
+        let (got, cycles) = finish(&mut uut, 4, 4);
+        let right =
+            got.outcome == expected.outcome && got.cells == expected.cells && cycles == expected.cycles;
+        if stale || !right {
+            failures.push((delay, stale, cycles));
+        }
+    }
+    println!(
+        "{} abort instants tested in a {}-cycle solve with {} search nodes",
+        first.cycles + 8,
+        first.cycles,
+        first.nodes
+    );
+    assert_eq!(
+        failures,
+        vec![],
+        "(abort delay, stale verdict, 4×4's cycles) that went wrong"
+    );
 }
 
 #[test]

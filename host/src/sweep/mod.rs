@@ -11,7 +11,7 @@
 //! reproducible. A puzzle is the clues of a random picture (each cell filled
 //! with probability `density`, rows and columns drawn independently from
 //! the size range); one over the engine's capacity is drawn again. One DNF
-//! puzzle in [`EVERY_CELL_ONE_IN`] is sent with every cell of every option
+//! puzzle in [`crate::random::EVERY_CELL_ONE_IN`] is sent with every cell of every option
 //! (the original host's encoding), the others with only the filled cells.
 //!
 //! Every disagreement is printed and written as a board.txt file (the
@@ -32,12 +32,6 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-
-/// One puzzle in this many is sent with every cell of every option.
-pub const EVERY_CELL_ONE_IN: u64 = 8;
-
-/// Draws of a picture before a puzzle that fits the board is given up.
-const ATTEMPTS: u32 = 100;
 
 /// Disagreement files written at most per sweep (all are counted and printed).
 const MAX_FILES: usize = 100;
@@ -82,7 +76,7 @@ pub struct Stats {
     pub every_cell: u64,
     /// Pictures drawn again because their puzzle was over the board's capacity.
     pub redrawn: u64,
-    /// Puzzles given up after [`ATTEMPTS`] draws over capacity.
+    /// Puzzles given up after [`crate::random::ATTEMPTS`] draws over capacity.
     pub given_up: u64,
     /// Puzzles on which the core and the model (or the engines) disagree.
     pub disagreements: u64,
@@ -149,53 +143,6 @@ pub struct Failure {
     pub file: Option<PathBuf>,
 }
 
-/// splitmix64: a small, good generator, seeded per puzzle.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// Whether the engine takes the puzzle.
-fn fits(engine: Engine, puzzle: &Puzzle) -> bool {
-    match engine {
-        Engine::Dnf => crate::wire::check_capacity(puzzle).is_ok(),
-        Engine::Clues => nonogram_hdl::clue_model::check_capacity(&puzzle.rows, &puzzle.columns).is_ok(),
-    }
-}
-
-/// Puzzle `index` of the sweep with `seed`: the puzzle, whether it is sent
-/// with every cell (DNF engine only), and the pictures drawn again because
-/// they did not fit `engine` (`None` if none of [`ATTEMPTS`] fit).
-pub fn random_puzzle(
-    engine: Engine,
-    seed: u64,
-    index: u64,
-    sizes: &RangeInclusive<usize>,
-    density: f64,
-) -> (Option<(Puzzle, bool)>, u64) {
-    let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03);
-    let every_cell = next(&mut state).is_multiple_of(EVERY_CELL_ONE_IN) && engine == Engine::Dnf;
-    let (lo, hi) = (*sizes.start(), *sizes.end());
-    let span = (hi - lo + 1) as u64;
-    for attempt in 0..ATTEMPTS {
-        let rows = lo + (next(&mut state) % span) as usize;
-        let columns = lo + (next(&mut state) % span) as usize;
-        let cells: Vec<bool> = (0..rows * columns)
-            .map(|_| ((next(&mut state) >> 11) as f64) / ((1u64 << 53) as f64) < density)
-            .collect();
-        let name = format!("sweep seed {seed} puzzle {index}");
-        let mut puzzle = Puzzle::from_picture(&name, rows, columns, &cells);
-        puzzle.title = Some(name);
-        if fits(engine, &puzzle) {
-            return (Some((puzzle, every_cell)), attempt as u64);
-        }
-    }
-    (None, ATTEMPTS as u64)
-}
-
 /// The board.txt text of a disagreement: the puzzle, with the differences,
 /// the encoding and the picture in comments.
 pub fn failure_text(failure: &Failure) -> String {
@@ -259,8 +206,13 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats,
                         if index >= config.count {
                             break;
                         }
-                        let (drawn, redrawn) =
-                            random_puzzle(config.engine, config.seed, index, &config.sizes, config.density);
+                        let (drawn, redrawn) = crate::random::random_puzzle(
+                            config.engine,
+                            config.seed,
+                            index,
+                            &config.sizes,
+                            config.density,
+                        );
                         stats.redrawn += redrawn;
                         let Some((puzzle, every_cell)) = drawn else {
                             stats.given_up += 1;
@@ -379,21 +331,13 @@ fn label(engine: Engine) -> &'static str {
     }
 }
 
-/// Parses `--engine`: "dnf" or "clues".
-pub fn parse_engine(s: &str) -> Result<Engine, String> {
-    [Engine::Dnf, Engine::Clues]
-        .into_iter()
-        .find(|e| e.name() == s)
-        .ok_or_else(|| format!("not an engine: {s:?} (write dnf or clues)"))
-}
-
 /// `nonohost sweep`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The engine whose core is swept: dnf (protocol v1, the default
     /// bitstream) or clues (protocol v2, also checked against the DNF
     /// engine's model and the software line solver).
-    #[arg(long, default_value = "dnf", value_parser = parse_engine)]
+    #[arg(long, default_value = "dnf", value_parser = crate::random::parse_engine)]
     pub engine: Engine,
     /// What steps the cores: `verilator` (the emitted Verilog, built once
     /// and cached; what the board runs, 60 to 120 times faster), `rusthdl`
@@ -458,11 +402,11 @@ pub fn run(args: &Args) -> i32 {
             args.engine.name(),
             sizes.end()
         );
-        return crate::cli::usage_error(&e, args.json);
+        return crate::report::usage_error(&e, args.json);
     }
     if !(0.0..=1.0).contains(&args.density) {
         let e = format!("the density is a probability (0 to 1), not {}", args.density);
-        return crate::cli::usage_error(&e, args.json);
+        return crate::report::usage_error(&e, args.json);
     }
     let config = Config {
         engine: args.engine,
@@ -470,7 +414,7 @@ pub fn run(args: &Args) -> i32 {
         count: args.count,
         density: args.density,
         seed: args.seed,
-        threads: args.threads.unwrap_or_else(crate::census::default_threads).max(1),
+        threads: args.threads.unwrap_or_else(crate::random::default_threads).max(1),
         out: Some(args.out.clone()),
         backend,
         budget: crate::wire::budget_units(args.budget),
@@ -493,7 +437,7 @@ pub fn run(args: &Args) -> i32 {
         Err(e) => {
             bar.finish_and_clear();
             let e = format!("cannot start the {} back end: {e}", backend.name());
-            return crate::cli::usage_error(&e, args.json);
+            return crate::report::usage_error(&e, args.json);
         }
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -624,7 +568,7 @@ fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i3
         Ok(core) => core,
         Err(e) => {
             let e = format!("cannot start the {} back end: {e}", backend.name());
-            return crate::cli::usage_error(&e, json);
+            return crate::report::usage_error(&e, json);
         }
     };
     let mut ok = true;
@@ -725,41 +669,6 @@ mod tests {
         assert!(parse_sizes("9..=3").is_err());
         assert!(parse_sizes("5..=65").is_err());
         assert!(parse_sizes("five").is_err());
-    }
-
-    #[test]
-    fn engines_parse() {
-        assert_eq!(parse_engine("dnf"), Ok(Engine::Dnf));
-        assert_eq!(parse_engine("clues"), Ok(Engine::Clues));
-        assert!(parse_engine("auto").is_err());
-    }
-
-    #[test]
-    fn puzzles_depend_only_on_the_seed_and_index() {
-        let a = random_puzzle(Engine::Dnf, 7, 42, &(5..=9), 0.5);
-        let b = random_puzzle(Engine::Dnf, 7, 42, &(5..=9), 0.5);
-        assert_eq!(a.0.as_ref().map(|p| &p.0), b.0.as_ref().map(|p| &p.0));
-        let c = random_puzzle(Engine::Dnf, 7, 43, &(5..=9), 0.5);
-        assert_ne!(a.0.as_ref().map(|p| &p.0.rows), c.0.as_ref().map(|p| &p.0.rows));
-        // The same picture for both engines when it fits both; clues are never
-        // sent "with every cell".
-        let d = random_puzzle(Engine::Clues, 7, 42, &(5..=9), 0.5);
-        assert_eq!(a.0.as_ref().map(|p| &p.0.rows), d.0.as_ref().map(|p| &p.0.rows));
-        assert!((0..64).all(|i| !random_puzzle(Engine::Clues, 7, i, &(5..=9), 0.5).0.unwrap().1));
-    }
-
-    #[test]
-    fn over_capacity_pictures_are_drawn_again() {
-        // At 32×32 half-filled, no picture fits the 2 048-entry FIFO.
-        let (p, redrawn) = random_puzzle(Engine::Dnf, 1, 0, &(32..=32), 0.5);
-        assert!(p.is_none());
-        assert_eq!(redrawn, ATTEMPTS as u64);
-        // The clue engine takes them; a half-filled 64×64 has about 2 080
-        // blocks, so most are over its 2 048-block store, and some fit.
-        let (p, _) = random_puzzle(Engine::Clues, 1, 0, &(32..=32), 0.5);
-        assert!(p.is_some());
-        let (p, redrawn) = random_puzzle(Engine::Clues, 1, 0, &(64..=64), 0.5);
-        assert!(p.is_some() && redrawn > 0, "{redrawn}");
     }
 
     fn four_by_four() -> Puzzle {

@@ -1,0 +1,115 @@
+//! Random puzzles as the sweeps and benchmarks draw them, and the defaults
+//! the batch commands share (threads, `--engine`).
+//!
+//! Puzzle `i` of a sweep depends only on the seed and `i`: a sweep is
+//! reproducible whatever thread runs which puzzle.
+
+use crate::puzzle::Puzzle;
+use nonogram_hdl::board_model::Engine;
+use std::ops::RangeInclusive;
+
+/// One puzzle in this many is sent with every cell of every option.
+pub const EVERY_CELL_ONE_IN: u64 = 8;
+
+/// Draws of a picture before a puzzle that fits the board is given up.
+pub const ATTEMPTS: u32 = 100;
+
+/// splitmix64: a small, good generator, seeded per puzzle.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Whether the engine takes the puzzle.
+fn fits(engine: Engine, puzzle: &Puzzle) -> bool {
+    match engine {
+        Engine::Dnf => crate::wire::check_capacity(puzzle).is_ok(),
+        Engine::Clues => nonogram_hdl::clue_model::check_capacity(&puzzle.rows, &puzzle.columns).is_ok(),
+    }
+}
+
+/// Puzzle `index` of the sweep with `seed`: the puzzle, whether it is sent
+/// with every cell (DNF engine only), and the pictures drawn again because
+/// they did not fit `engine` (`None` if none of [`ATTEMPTS`] fit).
+pub fn random_puzzle(
+    engine: Engine,
+    seed: u64,
+    index: u64,
+    sizes: &RangeInclusive<usize>,
+    density: f64,
+) -> (Option<(Puzzle, bool)>, u64) {
+    let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03);
+    let every_cell = next(&mut state).is_multiple_of(EVERY_CELL_ONE_IN) && engine == Engine::Dnf;
+    let (lo, hi) = (*sizes.start(), *sizes.end());
+    let span = (hi - lo + 1) as u64;
+    for attempt in 0..ATTEMPTS {
+        let rows = lo + (next(&mut state) % span) as usize;
+        let columns = lo + (next(&mut state) % span) as usize;
+        let cells: Vec<bool> = (0..rows * columns)
+            .map(|_| ((next(&mut state) >> 11) as f64) / ((1u64 << 53) as f64) < density)
+            .collect();
+        let name = format!("sweep seed {seed} puzzle {index}");
+        let mut puzzle = Puzzle::from_picture(&name, rows, columns, &cells);
+        puzzle.title = Some(name);
+        if fits(engine, &puzzle) {
+            return (Some((puzzle, every_cell)), attempt as u64);
+        }
+    }
+    (None, ATTEMPTS as u64)
+}
+
+/// Parses `--engine`: "dnf" or "clues".
+pub fn parse_engine(s: &str) -> Result<Engine, String> {
+    [Engine::Dnf, Engine::Clues]
+        .into_iter()
+        .find(|e| e.name() == s)
+        .ok_or_else(|| format!("not an engine: {s:?} (write dnf or clues)"))
+}
+
+/// Threads to use when none are asked for: one per core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engines_parse() {
+        assert_eq!(parse_engine("dnf"), Ok(Engine::Dnf));
+        assert_eq!(parse_engine("clues"), Ok(Engine::Clues));
+        assert!(parse_engine("auto").is_err());
+    }
+
+    #[test]
+    fn puzzles_depend_only_on_the_seed_and_index() {
+        let a = random_puzzle(Engine::Dnf, 7, 42, &(5..=9), 0.5);
+        let b = random_puzzle(Engine::Dnf, 7, 42, &(5..=9), 0.5);
+        assert_eq!(a.0.as_ref().map(|p| &p.0), b.0.as_ref().map(|p| &p.0));
+        let c = random_puzzle(Engine::Dnf, 7, 43, &(5..=9), 0.5);
+        assert_ne!(a.0.as_ref().map(|p| &p.0.rows), c.0.as_ref().map(|p| &p.0.rows));
+        // The same picture for both engines when it fits both; clues are never
+        // sent "with every cell".
+        let d = random_puzzle(Engine::Clues, 7, 42, &(5..=9), 0.5);
+        assert_eq!(a.0.as_ref().map(|p| &p.0.rows), d.0.as_ref().map(|p| &p.0.rows));
+        assert!((0..64).all(|i| !random_puzzle(Engine::Clues, 7, i, &(5..=9), 0.5).0.unwrap().1));
+    }
+
+    #[test]
+    fn over_capacity_pictures_are_drawn_again() {
+        // At 32×32 half-filled, no picture fits the 2 048-entry FIFO.
+        let (p, redrawn) = random_puzzle(Engine::Dnf, 1, 0, &(32..=32), 0.5);
+        assert!(p.is_none());
+        assert_eq!(redrawn, ATTEMPTS as u64);
+        // The clue engine takes them; a half-filled 64×64 has about 2 080
+        // blocks, so most are over its 2 048-block store, and some fit.
+        let (p, _) = random_puzzle(Engine::Clues, 1, 0, &(32..=32), 0.5);
+        assert!(p.is_some());
+        let (p, redrawn) = random_puzzle(Engine::Clues, 1, 0, &(64..=64), 0.5);
+        assert!(p.is_some() && redrawn > 0, "{redrawn}");
+    }
+}
