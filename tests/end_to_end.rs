@@ -1,8 +1,8 @@
 //! End to end: nonohost ↔ the simulated board, through a pseudo-terminal and
 //! the same serial-port code that drives a real Alchitry Cu.
 
-use nonogram_hdl::model;
-use nonogram_hdl::protocol::status::{detail, outcome};
+use nonogram_hdl::dnf::model;
+use nonogram_hdl::link::protocol::status::{detail, outcome};
 use nonogram_sim::{Faults, SimBoard, QUIET_BEFORE_IDLE};
 use nonohost::link::{self, LinkConfig};
 use nonohost::puzzle::Puzzle;
@@ -418,7 +418,7 @@ fn a_client_of_the_original_protocol_gets_nonohosts_answers() {
 /// board's reply is the model's, whatever the first board was doing.
 #[test]
 fn a_new_board_during_a_solve_is_answered_whole() {
-    use nonogram_hdl::protocol::{code, decode_reply, Message};
+    use nonogram_hdl::link::protocol::{code, decode_reply, Message};
     use std::io::{Read, Write};
     let board = SimBoard::spawn(Faults::default()).unwrap();
     let puzzles = examples();
@@ -477,7 +477,7 @@ fn a_new_board_during_a_solve_is_answered_whole() {
 /// the board which engine it has (QUERY).
 fn send_to_clue_board(board: &SimBoard, puzzle: &Puzzle) -> Report {
     let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
-    let cycles = nonogram_hdl::clue_model::solve(&puzzle.rows, &puzzle.columns).cycles;
+    let cycles = nonogram_hdl::clue::clue_model::solve(&puzzle.rows, &puzzle.columns).cycles;
     let allowance = nonogram_sim::reply_allowance(wire::clue_bytes(puzzle), cycles);
     report::send_board(puzzle, port, &options(Some(allowance)))
 }
@@ -495,7 +495,7 @@ fn the_clue_engines_board_answers_every_example_like_the_software_solver() {
             puzzle.name, hardware.error
         );
         assert_eq!(hardware.rows, software.rows, "{}", puzzle.name);
-        let verdict = nonogram_hdl::clue_model::solve(&puzzle.rows, &puzzle.columns);
+        let verdict = nonogram_hdl::clue::clue_model::solve(&puzzle.rows, &puzzle.columns);
         assert_eq!(hardware.cycles, Some(verdict.cycles as u32), "{}", puzzle.name);
         // Both engines end line logic with the same cells (both are complete).
         assert_eq!(
@@ -511,7 +511,7 @@ fn the_clue_engines_board_answers_every_example_like_the_software_solver() {
 /// cannot refute.
 #[test]
 fn the_clue_board_searches_what_line_logic_cannot_finish() {
-    use nonogram_hdl::clue_model;
+    use nonogram_hdl::clue::clue_model;
     let board = SimBoard::spawn_engine(nonogram_sim::Engine::Clues, Faults::default()).unwrap();
     let mut puzzles = vec![
         Puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/several.txt")).unwrap(),

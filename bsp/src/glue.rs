@@ -19,8 +19,8 @@
 //! shows. While the reset button is held (and during the power-on reset) all
 //! eight LEDs light: a lamp test.
 
-use nonogram_hdl::core::phase;
-use nonogram_hdl::protocol::status::outcome;
+use nonogram_hdl::dnf::core::phase;
+use nonogram_hdl::link::protocol::status::outcome;
 use rust_hdl::prelude::*;
 
 /// Clock cycles per LED tick on the board: 10 ms at 100 MHz.

@@ -19,7 +19,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use nonogram_bsp::flow::{self, BuildOptions, HX8K_BRAMS, HX8K_LCS};
 use nonogram_bsp::pcf::{check_pcf, compare_pads, parse_pcf, top_ports, PCF_PATH};
 use nonogram_bsp::top::{clocks_per_bit, declared_pcf, top_verilog, Engine};
-use nonogram_hdl::params::{BOARD_CLOCK_HZ, FIFO_ADDR_BITS, FIFO_ENTRIES};
+use nonogram_hdl::common::params::{BOARD_CLOCK_HZ, FIFO_ADDR_BITS, FIFO_ENTRIES};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -156,7 +156,7 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
         ),
         EngineArg::Clues => println!(
             "top level: clue engine, {baud} baud ({cpb} clocks per bit), boards up to 64x64, {} blocks",
-            1 << nonogram_hdl::clue_solver::CLUE_STORE_BITS
+            1 << nonogram_hdl::clue::solver::CLUE_STORE_BITS
         ),
     }
     let start = Instant::now();

@@ -11,9 +11,9 @@
 use crate::glue::{BoardGlue, BOARD_TICK_CLOCKS};
 use crate::pins;
 pub use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::clue_core::ClueCore;
-use nonogram_hdl::core::NonogramCore;
-use nonogram_hdl::params::{board_clocks_per_bit, BOARD_CLOCK_HZ};
+use nonogram_hdl::clue::core::ClueCore;
+use nonogram_hdl::common::params::{board_clocks_per_bit, BOARD_CLOCK_HZ};
+use nonogram_hdl::dnf::core::NonogramCore;
 use rust_hdl::prelude::*;
 
 /// The top level around a core: the same pins, glue and LEDs for either engine.

@@ -4,8 +4,9 @@
 //! (with no file: a random 30×35 picture that line logic solves). Files in
 //! other formats (pictures, .non, XML: `nonohost` reads those) are skipped.
 
-use nonogram_hdl::protocol::status::outcome;
-use nonogram_hdl::{clue_model, model};
+use nonogram_hdl::clue::clue_model;
+use nonogram_hdl::dnf::model;
+use nonogram_hdl::link::protocol::status::outcome;
 
 type Clues = (Vec<Vec<usize>>, Vec<Vec<usize>>);
 

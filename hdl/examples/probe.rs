@@ -8,8 +8,8 @@
 //! nextpnr-ice40 --hx8k --package cb132 --freq 100 --json top.json --pcf-allow-unconstrained
 //! ```
 
-use nonogram_hdl::clue_solver::ClueSolver;
-use nonogram_hdl::line_solver::LineSolver;
+use nonogram_hdl::clue::line_solver::LineSolver;
+use nonogram_hdl::clue::solver::ClueSolver;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Default)]

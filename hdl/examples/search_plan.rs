@@ -24,8 +24,8 @@
 //! cargo run --release -p nonogram-hdl --example search_plan [COUNT] [SEED]
 //! ```
 
-use nonogram_hdl::line_logic::solve_line;
-use nonogram_hdl::model::clues_of_picture;
+use nonogram_hdl::clue::line_logic::solve_line;
+use nonogram_hdl::dnf::model::clues_of_picture;
 
 /// Give up on a puzzle after this many cycles (100 ms at 100 MHz).
 const BUDGET: u64 = 10_000_000;

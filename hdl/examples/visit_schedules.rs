@@ -13,9 +13,9 @@
 //! cargo run --release -p nonogram-hdl --example visit_schedules
 //! ```
 
-use nonogram_hdl::model::solve_clues;
-use nonogram_hdl::options::LineOptions;
-use nonogram_hdl::protocol::status::outcome;
+use nonogram_hdl::dnf::model::solve_clues;
+use nonogram_hdl::dnf::options::LineOptions;
+use nonogram_hdl::link::protocol::status::outcome;
 
 struct Count {
     visits: u64,

@@ -1,15 +1,15 @@
 //! The board's side of the protocol in plain Rust: bytes in, reply bytes
-//! out, solving with [`crate::model`] (the DNF engine, protocol v1) or
-//! [`crate::clue_model`] (the clue engine, protocol v2). It is what the
+//! out, solving with [`crate::dnf::model`] (the DNF engine, protocol v1) or
+//! [`crate::clue::clue_model`] (the clue engine, protocol v2). It is what the
 //! gateware does, without the timing: the host's tests run it as a model
 //! board behind a pseudo-terminal, and the tests below check it against the
 //! simulated cores on every test stream, malformed ones included.
 
-use crate::clue_model::{self, ClueVerdict};
-use crate::model::{check_capacity, solve, Verdict};
-use crate::params::{FIFO_ADDR_BITS, FIFO_ENTRIES, MAX_LINE, MAX_LINES};
-use crate::protocol::status::{detail, field, outcome};
-use crate::protocol::{code, Message, VERSION};
+use crate::clue::clue_model::{self, ClueVerdict};
+use crate::common::params::{FIFO_ADDR_BITS, FIFO_ENTRIES, MAX_LINE, MAX_LINES};
+use crate::dnf::model::{check_capacity, solve, Verdict};
+use crate::link::protocol::status::{detail, field, outcome};
+use crate::link::protocol::{code, Message, VERSION};
 
 /// The board side of the host → board stream: a state machine that takes
 /// bytes (and the line's silences and framing errors) and returns a reply
@@ -207,7 +207,7 @@ impl BoardModel {
                         clues.push(Vec::new());
                     }
                     code::ASSIGN if !clues.is_empty() => {
-                        for block in crate::clue_protocol::blocks_of(m) {
+                        for block in crate::clue::clue_protocol::blocks_of(m) {
                             let line = clues.last_mut().expect("open line");
                             if line.len() == clue_model::MAX_BLOCKS_PER_LINE
                                 || *stored == clue_model::CLUE_STORE_BLOCKS
@@ -379,10 +379,10 @@ fn clue_status(o: u8, d: u8, cycles: u32, passes: u8, nodes: u32, backtracks: u3
         (field::OPTIONS_0 + 1, 0),
         (field::MAX_LINE, clue_model::MAX_SIDE as u8),
         (field::FIFO_ADDR_BITS, 0),
-        (field::VERSION, crate::clue_reply::VERSION),
+        (field::VERSION, crate::clue::reply::VERSION),
         (field::MAX_LINES, 2 * clue_model::MAX_SIDE as u8),
-        (field::ENGINES, crate::protocol::status::engines::CLUES),
-        (field::CLUE_STORE_BITS, crate::clue_solver::CLUE_STORE_BITS as u8),
+        (field::ENGINES, crate::link::protocol::status::engines::CLUES),
+        (field::CLUE_STORE_BITS, crate::clue::solver::CLUE_STORE_BITS as u8),
     ];
     fields.extend(build.iter().map(|&(f, b)| Message::status(f, b)));
     for b in nodes.to_le_bytes().into_iter().chain(backtracks.to_le_bytes()) {
@@ -406,7 +406,7 @@ pub fn clue_reply(verdict: &ClueVerdict) -> Vec<u8> {
         clip(verdict.backtracks),
     );
     let mut out = Vec::new();
-    crate::clue_protocol::encode_reply(
+    crate::clue::clue_protocol::encode_reply(
         verdict.rows,
         verdict.columns,
         &verdict.cells,
@@ -420,16 +420,16 @@ pub fn clue_reply(verdict: &ClueVerdict) -> Vec<u8> {
 /// The clue engine's reply without cells: a refusal, or INFO.
 pub fn clue_refusal(o: u8, d: u8) -> Vec<u8> {
     let mut out = Vec::new();
-    crate::clue_protocol::encode_reply(0, 0, &[], &[], &clue_status(o, d, 0, 0, 0, 0), &mut out);
+    crate::clue::clue_protocol::encode_reply(0, 0, &[], &[], &clue_status(o, d, 0, 0, 0, 0), &mut out);
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::CoreDriver;
-    use crate::options::LineOptions;
-    use crate::protocol::{encode_board, query_bytes, IDLE_TIMEOUT_BITS};
+    use crate::bench::driver::CoreDriver;
+    use crate::dnf::options::LineOptions;
+    use crate::link::protocol::{encode_board, query_bytes, IDLE_TIMEOUT_BITS};
 
     const CPB: u32 = 4;
 

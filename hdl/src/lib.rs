@@ -1,34 +1,23 @@
-//! Gateware of the nonogram solver (RustHDL), its wire protocol and its
-//! reference model.
+//! Gateware of the nonogram solver (RustHDL), its wire protocols and its
+//! reference models, one folder an engine:
+//!
+//! * [`link`]: the UARTs, the framer and protocol v1's messages, which both
+//!   engines speak;
+//! * [`dnf`]: the mission's engine: options streamed in, filtered in block
+//!   RAM (protocol v1);
+//! * [`clue`]: the clue engine: line solving from clues, and search
+//!   (protocol v2);
+//! * [`common`]: block RAM, the lowest-bit finder, build parameters;
+//! * [`bench`]: testbench helpers and the driver that steps a core behind
+//!   its UART;
+//! * [`board_model`]: the whole board's bytes in and out, in plain Rust.
 
 pub mod bench;
-pub mod block_ram;
-pub mod board_copy;
 pub mod board_model;
-pub mod cell_writer;
-pub mod clue_core;
-pub mod clue_model;
-pub mod clue_parser;
-pub mod clue_protocol;
-pub mod clue_reply;
-pub mod clue_solver;
-pub mod core;
-pub mod driver;
-pub mod framer;
-pub mod line_filter;
-pub mod line_logic;
-pub mod line_solver;
-pub mod lowest_bit;
-pub mod model;
-pub mod option_store;
-pub mod options;
-pub mod params;
-pub mod parser;
-pub mod protocol;
-pub mod reply;
-pub mod solver;
-pub mod uart_rx;
-pub mod uart_tx;
+pub mod clue;
+pub mod common;
+pub mod dnf;
+pub mod link;
 
 use rust_hdl::prelude::{Bits, Constant};
 

@@ -8,10 +8,10 @@
 //! `CI` is set (CI installs them). (Debian's boolector 3 speaks an SMT-LIB
 //! dialect yosys 0.23's smtbmc does not, so z3 is the one solver used.)
 
-use nonogram_hdl::clue_parser::ClueParser;
-use nonogram_hdl::framer::MessageFramer;
-use nonogram_hdl::parser::MessageParser;
-use nonogram_hdl::uart_rx::UartRx;
+use nonogram_hdl::clue::parser::ClueParser;
+use nonogram_hdl::dnf::parser::MessageParser;
+use nonogram_hdl::link::framer::MessageFramer;
+use nonogram_hdl::link::uart_rx::UartRx;
 use rust_hdl::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;

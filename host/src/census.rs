@@ -2,13 +2,13 @@
 //! its clues, and two verdicts on them:
 //!
 //! * **line-solvable**: the gateware's reference model solves the clues by
-//!   line logic alone: the DNF engine's ([`nonogram_hdl::model::solve`]) or,
-//!   with `--engine clues`, the clue engine's ([`nonogram_hdl::clue_model::solve`]);
+//!   line logic alone: the DNF engine's ([`nonogram_hdl::dnf::model::solve`]) or,
+//!   with `--engine clues`, the clue engine's ([`nonogram_hdl::clue::clue_model::solve`]);
 //! * **unique**: the software solver ([`Solver::count_solutions`], limit 2)
 //!   finds exactly one solution.
 //!
 //! The DNF model is called as it is, on the same option lists
-//! [`nonogram_hdl::model::solve_clues`] would enumerate: the lists are
+//! [`nonogram_hdl::dnf::model::solve_clues`] would enumerate: the lists are
 //! enumerated once per line word (2^5 of them at 5 columns) by
 //! [`LineOptions`] and reused, which halves the time a grid takes and changes
 //! nothing else (`tests/census.rs` compares grid by grid with `solve_clues`).
@@ -27,9 +27,10 @@ use crate::solver::Solver;
 use clap::builder::TypedValueParser as _;
 use indicatif::ProgressBar;
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::options::{clue_of, LineOptions};
-use nonogram_hdl::protocol::status::outcome;
-use nonogram_hdl::{clue_model, model};
+use nonogram_hdl::clue::clue_model;
+use nonogram_hdl::dnf::model;
+use nonogram_hdl::dnf::options::{clue_of, LineOptions};
+use nonogram_hdl::link::protocol::status::outcome;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 

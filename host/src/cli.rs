@@ -373,8 +373,8 @@ fn send(a: &SendArgs) -> i32 {
     let dnf_fit = wire::check_capacity(&puzzle);
     let clue_fit = wire::check_clue_capacity(
         &puzzle,
-        nonogram_hdl::clue_model::MAX_SIDE,
-        nonogram_hdl::clue_model::CLUE_STORE_BLOCKS,
+        nonogram_hdl::clue::clue_model::MAX_SIDE,
+        nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
     );
     let refusal = match (a.engine, dnf_fit, clue_fit) {
         (EngineArg::Dnf, Err(over), _) | (EngineArg::Clues, _, Err(over)) => Some(over),
@@ -423,7 +423,8 @@ fn send(a: &SendArgs) -> i32 {
                 Engine::Dnf => (wire::wire_bytes(&puzzle, a.every_cell), 0),
                 Engine::Clues => (
                     wire::clue_bytes(&puzzle),
-                    nonogram_hdl::clue_model::search(&puzzle.rows, &puzzle.columns, options.budget).cycles,
+                    nonogram_hdl::clue::clue_model::search(&puzzle.rows, &puzzle.columns, options.budget)
+                        .cycles,
                 ),
             };
             options.link.reply_timeout = Some(nonogram_sim::reply_allowance(bytes, solve_cycles));
@@ -493,8 +494,8 @@ fn info(a: &InfoArgs) -> i32 {
     let clue_bytes = wire::clue_bytes(&puzzle);
     let fits_clues = wire::check_clue_capacity(
         &puzzle,
-        nonogram_hdl::clue_model::MAX_SIDE,
-        nonogram_hdl::clue_model::CLUE_STORE_BLOCKS,
+        nonogram_hdl::clue::clue_model::MAX_SIDE,
+        nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
     );
     let j = InfoJson {
         file,
@@ -505,7 +506,7 @@ fn info(a: &InfoArgs) -> i32 {
         row_options: row_options.to_vec(),
         column_options: column_options.to_vec(),
         options: wire::total_options(&puzzle),
-        board_entries: nonogram_hdl::params::FIFO_ENTRIES,
+        board_entries: nonogram_hdl::common::params::FIFO_ENTRIES,
         bytes,
         bytes_every_cell: bytes_every,
         baud: a.baud,

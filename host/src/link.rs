@@ -7,8 +7,8 @@
 use crate::puzzle::Puzzle;
 use indicatif::{ProgressBar, ProgressStyle};
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::clue_protocol::decode_any_reply as decode_reply;
-use nonogram_hdl::protocol::{query_bytes, Reply, ReplyError};
+use nonogram_hdl::clue::clue_protocol::decode_any_reply as decode_reply;
+use nonogram_hdl::link::protocol::{query_bytes, Reply, ReplyError};
 use serialport::{ClearBuffer, SerialPort, SerialPortInfo, SerialPortType};
 use std::io;
 use std::time::{Duration, Instant};
@@ -59,7 +59,7 @@ impl Default for LinkConfig {
 
 /// At least 20 ms, and at least twice the board's 80-bit idle timeout.
 pub fn idle_before(baud: u32) -> Duration {
-    let bits = 2 * nonogram_hdl::protocol::IDLE_TIMEOUT_BITS as u64;
+    let bits = 2 * nonogram_hdl::link::protocol::IDLE_TIMEOUT_BITS as u64;
     Duration::from_millis(20).max(Duration::from_micros(bits * 1_000_000 / baud.max(1) as u64))
 }
 
@@ -134,7 +134,7 @@ pub fn reply_timeout(rows: usize, columns: usize, options: u64, baud: u32) -> Du
     let wire = reply_bytes as f64 * 10.0 / baud.max(1) as f64;
     let lines = (rows + columns) as u64;
     let cycles = (cells + 1) as f64 * (options + 8 * lines + 64) as f64;
-    let solve = cycles / nonogram_hdl::params::BOARD_CLOCK_HZ as f64;
+    let solve = cycles / nonogram_hdl::common::params::BOARD_CLOCK_HZ as f64;
     Duration::from_secs_f64(2.0 + 3.0 * wire + solve)
 }
 
@@ -325,14 +325,14 @@ pub fn send_puzzle(
         // A search may take its whole budget.
         let search = match engine {
             Engine::Dnf => 0,
-            Engine::Clues => (budget as u64) << nonogram_hdl::clue_model::BUDGET_UNIT_BITS,
+            Engine::Clues => (budget as u64) << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
         };
         reply_timeout(
             puzzle.height(),
             puzzle.width(),
             crate::wire::total_options(puzzle),
             config.baud,
-        ) + Duration::from_secs_f64(search as f64 / nonogram_hdl::params::BOARD_CLOCK_HZ as f64)
+        ) + Duration::from_secs_f64(search as f64 / nonogram_hdl::common::params::BOARD_CLOCK_HZ as f64)
     });
     exchange(port, &bytes, timeout, config)
 }

@@ -27,7 +27,9 @@ fn next(state: &mut u64) -> u64 {
 fn fits(engine: Engine, puzzle: &Puzzle) -> bool {
     match engine {
         Engine::Dnf => crate::wire::check_capacity(puzzle).is_ok(),
-        Engine::Clues => nonogram_hdl::clue_model::check_capacity(&puzzle.rows, &puzzle.columns).is_ok(),
+        Engine::Clues => {
+            nonogram_hdl::clue::clue_model::check_capacity(&puzzle.rows, &puzzle.columns).is_ok()
+        }
     }
 }
 

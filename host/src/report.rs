@@ -10,8 +10,8 @@ use crate::puzzle::{clue_text, Puzzle};
 use crate::solver::{Budget, LineOutcome, Solutions, Solver};
 use crate::wire;
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::params::BOARD_CLOCK_HZ;
-use nonogram_hdl::protocol::status::{detail, outcome};
+use nonogram_hdl::common::params::BOARD_CLOCK_HZ;
+use nonogram_hdl::link::protocol::status::{detail, outcome};
 use serde::Serialize;
 use serialport::SerialPort;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -586,8 +586,8 @@ fn finish_by_search(
 
 /// The engine a board's INFO reply offers: the clue engine when it has one
 /// (protocol v2), else the DNF engine (a v1 INFO has no ENGINES field).
-pub fn engine_of(info: &nonogram_hdl::protocol::Reply) -> Engine {
-    if info.engines & nonogram_hdl::protocol::status::engines::CLUES != 0 {
+pub fn engine_of(info: &nonogram_hdl::link::protocol::Reply) -> Engine {
+    if info.engines & nonogram_hdl::link::protocol::status::engines::CLUES != 0 {
         Engine::Clues
     } else {
         Engine::Dnf
@@ -629,7 +629,7 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
         Engine::Dnf => wire::check_capacity(puzzle),
         Engine::Clues => {
             // Capacity from the board's INFO when it sent one.
-            use nonogram_hdl::clue_model::{CLUE_STORE_BLOCKS, MAX_SIDE};
+            use nonogram_hdl::clue::clue_model::{CLUE_STORE_BLOCKS, MAX_SIDE};
             let max_side = info.as_ref().map_or(MAX_SIDE, |i| i.max_line as usize);
             let store = info
                 .as_ref()

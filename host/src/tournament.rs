@@ -14,8 +14,8 @@
 use crate::puzzle::Puzzle;
 use crate::solver::{Budget, Solver};
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::clue_model;
-use nonogram_hdl::protocol::status::outcome;
+use nonogram_hdl::clue::clue_model;
+use nonogram_hdl::link::protocol::status::outcome;
 use std::time::{Duration, Instant};
 
 /// The board's clock.
@@ -38,7 +38,7 @@ pub struct Args {
     pub seed: u64,
     /// The board's search budget per puzzle, in cycles (rounded up to a
     /// multiple of 2^20; the default is 1.0 s at 100 MHz).
-    #[arg(long, value_name = "CYCLES", default_value_t = 96 << nonogram_hdl::clue_model::BUDGET_UNIT_BITS,
+    #[arg(long, value_name = "CYCLES", default_value_t = 96 << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
           value_parser = clap::value_parser!(u64).range(0..=crate::wire::MAX_BUDGET_CYCLES))]
     pub budget: u64,
     /// Seconds the software solver may spend on one puzzle before it gives up on it.
@@ -157,7 +157,7 @@ pub fn run(args: &Args) -> i32 {
             "density": args.density,
             "seed": args.seed,
             "max_time": args.max_time,
-            "budget_cycles": (crate::wire::budget_units(args.budget) as u64) << nonogram_hdl::clue_model::BUDGET_UNIT_BITS,
+            "budget_cycles": (crate::wire::budget_units(args.budget) as u64) << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
             "board_clock_hz": BOARD_HZ,
             "results": results,
         });
@@ -171,7 +171,7 @@ pub fn run(args: &Args) -> i32 {
     println!(
         "board (clue engine's model: line logic, then depth-first search, budget {} cycles): \
          {} decided ({} unique, {} several, {} without solution), {} gave up",
-        (crate::wire::budget_units(args.budget) as u64) << nonogram_hdl::clue_model::BUDGET_UNIT_BITS,
+        (crate::wire::budget_units(args.budget) as u64) << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
         b.unique + b.several + b.none,
         b.unique,
         b.several,

@@ -1,13 +1,13 @@
-//! Puzzles on the wire: DNF options (protocol v1, `nonogram_hdl::protocol`)
-//! and clues (protocol v2, `nonogram_hdl::clue_protocol`): counting, checking
+//! Puzzles on the wire: DNF options (protocol v1, `nonogram_hdl::link::protocol`)
+//! and clues (protocol v2, `nonogram_hdl::clue::clue_protocol`): counting, checking
 //! the board's capacity, and the exact byte streams.
 
 use crate::puzzle::{clue_text, Puzzle};
-use nonogram_hdl::clue_model::BUDGET_UNIT_BITS;
-use nonogram_hdl::clue_protocol::MAX_BUDGET;
-use nonogram_hdl::options::{count, LineOptions};
-use nonogram_hdl::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
-use nonogram_hdl::protocol::{encode_board, status};
+use nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS;
+use nonogram_hdl::clue::clue_protocol::MAX_BUDGET;
+use nonogram_hdl::common::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
+use nonogram_hdl::dnf::options::{count, LineOptions};
+use nonogram_hdl::link::protocol::{encode_board, status};
 
 /// Options of every line (rows, then columns), by the closed form.
 pub fn option_counts(puzzle: &Puzzle) -> Vec<u64> {
@@ -39,12 +39,12 @@ impl std::fmt::Display for OverCapacity {
 impl std::error::Error for OverCapacity {}
 
 /// Whether the puzzle fits the board (built with the default parameters),
-/// by `nonogram_hdl::model::check_capacity`; `Err` says why not, with numbers.
+/// by `nonogram_hdl::dnf::model::check_capacity`; `Err` says why not, with numbers.
 pub fn check_capacity(puzzle: &Puzzle) -> Result<(), OverCapacity> {
     let (h, w) = (puzzle.height(), puzzle.width());
     let total = total_options(puzzle);
     let options = usize::try_from(total).unwrap_or(usize::MAX);
-    match nonogram_hdl::model::check_capacity(h, w, options) {
+    match nonogram_hdl::dnf::model::check_capacity(h, w, options) {
         Ok(()) => Ok(()),
         Err((outcome, detail)) => {
             let message = if detail == status::detail::FIFO_FULL {
@@ -103,7 +103,7 @@ pub fn check_clue_capacity(puzzle: &Puzzle, max_side: usize, store: usize) -> Re
             format!("{} has a block longer than {max_side} cells", puzzle.line_name(i)),
         );
     }
-    let per_line = nonogram_hdl::clue_model::MAX_BLOCKS_PER_LINE;
+    let per_line = nonogram_hdl::clue::clue_model::MAX_BLOCKS_PER_LINE;
     if let Some(i) = puzzle.lines().position(|(clue, _)| clue.len() > per_line) {
         return over(
             status::detail::TOO_MANY_BLOCKS,
@@ -140,13 +140,13 @@ pub fn budget_units(cycles: u64) -> u16 {
 /// the search budget in units of 2^20 cycles (0: line logic alone).
 pub fn encode_clues(puzzle: &Puzzle, budget: u16) -> Vec<u8> {
     let mut out = Vec::new();
-    nonogram_hdl::clue_protocol::encode_board(&puzzle.rows, &puzzle.columns, budget, &mut out);
+    nonogram_hdl::clue::clue_protocol::encode_board(&puzzle.rows, &puzzle.columns, budget, &mut out);
     out
 }
 
 /// Bytes of the clue stream (protocol v2).
 pub fn clue_bytes(puzzle: &Puzzle) -> u64 {
-    nonogram_hdl::clue_protocol::board_bytes(&puzzle.rows, &puzzle.columns) as u64
+    nonogram_hdl::clue::clue_protocol::board_bytes(&puzzle.rows, &puzzle.columns) as u64
 }
 
 /// Bytes on the wire for the puzzle, without encoding it (saturating):

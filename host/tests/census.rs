@@ -7,8 +7,8 @@
 
 use indicatif::ProgressBar;
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::model;
-use nonogram_hdl::protocol::status::outcome;
+use nonogram_hdl::dnf::model;
+use nonogram_hdl::link::protocol::status::outcome;
 use nonohost::census::{census, Classifier};
 use std::collections::HashMap;
 use std::process::Command;

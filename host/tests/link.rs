@@ -2,8 +2,8 @@
 //! silent board and a board that answers garbage.
 
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::protocol::status::{detail, outcome};
-use nonogram_hdl::protocol::{code, Message};
+use nonogram_hdl::link::protocol::status::{detail, outcome};
+use nonogram_hdl::link::protocol::{code, Message};
 use nonohost::fake::{Behaviour, ModelBoard};
 use nonohost::link::{self, LinkConfig, LinkError};
 use nonohost::report::{send_board, SendOptions, Status};
@@ -236,8 +236,11 @@ fn query_gets_the_build_parameters() {
     let info = link::query(host.as_mut(), &quick()).unwrap();
     assert_eq!(info.outcome, outcome::INFO);
     assert_eq!(info.version, 1);
-    assert_eq!(info.max_line as usize, nonogram_hdl::params::MAX_LINE);
-    assert_eq!(info.fifo_addr_bits as usize, nonogram_hdl::params::FIFO_ADDR_BITS);
+    assert_eq!(info.max_line as usize, nonogram_hdl::common::params::MAX_LINE);
+    assert_eq!(
+        info.fifo_addr_bits as usize,
+        nonogram_hdl::common::params::FIFO_ADDR_BITS
+    );
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! and encode/decode round trips through the board's side of the protocol.
 
 use nonogram_hdl::board_model::{encode_reply, model_cycles, BoardModel};
-use nonogram_hdl::options::{count, LineOptions};
-use nonogram_hdl::protocol::status::{detail, outcome};
-use nonogram_hdl::protocol::{code, decode_reply, Message};
+use nonogram_hdl::dnf::options::{count, LineOptions};
+use nonogram_hdl::link::protocol::status::{detail, outcome};
+use nonogram_hdl::link::protocol::{code, decode_reply, Message};
 use nonohost::wire::{check_capacity, encode, option_counts, total_options, wire_bytes};
 use nonohost::Puzzle;
 use proptest::prelude::*;
@@ -126,7 +126,7 @@ proptest! {
         let mut board = BoardModel::default();
         let replies: Vec<Vec<u8>> = bytes.iter().filter_map(|&b| board.byte(b)).collect();
         prop_assert_eq!(replies.len(), 1);
-        let verdict = nonogram_hdl::model::solve(h, w, &expected);
+        let verdict = nonogram_hdl::dnf::model::solve(h, w, &expected);
         prop_assert_eq!(&replies[0], &encode_reply(&verdict));
         let (reply, used) = decode_reply(&replies[0]).unwrap();
         prop_assert_eq!(used, replies[0].len());

@@ -11,9 +11,9 @@
 //! 20×20, 40×40 and 64×64 pictures (cells filled with probability ½, fixed
 //! seed) on the clue core (protocol v2), whose solves run longest.
 
-use nonogram_hdl::clue_protocol::{decode_any_reply, encode_board};
-use nonogram_hdl::model::clues_of_picture;
-use nonogram_hdl::options::LineOptions;
+use nonogram_hdl::clue::clue_protocol::{decode_any_reply, encode_board};
+use nonogram_hdl::dnf::model::clues_of_picture;
+use nonogram_hdl::dnf::options::LineOptions;
 use nonogram_sim::{verilated, Backend, Engine, Faults, SimBoard, QUIET_BEFORE_IDLE};
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
@@ -66,7 +66,7 @@ fn main() {
     let heart_columns = vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]];
     let mut boards: Vec<(String, Engine, Vec<u8>)> = vec![];
     let mut v1 = vec![];
-    nonogram_hdl::protocol::encode_board(
+    nonogram_hdl::link::protocol::encode_board(
         6,
         7,
         heart_rows

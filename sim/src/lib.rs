@@ -18,12 +18,12 @@ pub mod flags;
 pub mod verilated;
 
 use nonogram_hdl::bench;
-use nonogram_hdl::clue_core::ClueCore;
-use nonogram_hdl::core::NonogramCore;
-use nonogram_hdl::driver::{CoreDriver, SerialCore};
+use nonogram_hdl::bench::driver::{CoreDriver, SerialCore};
+use nonogram_hdl::clue::core::ClueCore;
+use nonogram_hdl::dnf::core::NonogramCore;
 
 pub use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::protocol::IDLE_TIMEOUT_BITS;
+use nonogram_hdl::link::protocol::IDLE_TIMEOUT_BITS;
 use serialport::{SerialPort, TTYPort};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -510,9 +510,9 @@ fn read_ready(port: &mut TTYPort, buffer: &mut [u8]) -> io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nonogram_hdl::model;
-    use nonogram_hdl::options::LineOptions;
-    use nonogram_hdl::protocol::{decode_reply, encode_board};
+    use nonogram_hdl::dnf::model;
+    use nonogram_hdl::dnf::options::LineOptions;
+    use nonogram_hdl::link::protocol::{decode_reply, encode_board};
 
     fn exchange(board: &SimBoard, bytes: &[u8], timeout: Duration) -> Option<Vec<u8>> {
         let mut port = serialport::new(board.path(), 9600)
@@ -530,7 +530,7 @@ mod tests {
                 Err(e) if e.kind() == io::ErrorKind::TimedOut => {}
                 Err(e) => panic!("{e}"),
             }
-            if nonogram_hdl::clue_protocol::decode_any_reply(&reply).is_ok() {
+            if nonogram_hdl::clue::clue_protocol::decode_any_reply(&reply).is_ok() {
                 return Some(reply);
             }
         }
@@ -577,7 +577,7 @@ mod tests {
                     Engine::Dnf => bytes.clone(),
                     Engine::Clues => {
                         let mut v2 = vec![];
-                        nonogram_hdl::clue_protocol::encode_board(&rows, &columns, 0, &mut v2);
+                        nonogram_hdl::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut v2);
                         v2
                     }
                 };
@@ -589,7 +589,7 @@ mod tests {
                         reply.cells
                     }
                     Engine::Clues => {
-                        let (reply, _) = nonogram_hdl::clue_protocol::decode_any_reply(&reply).unwrap();
+                        let (reply, _) = nonogram_hdl::clue::clue_protocol::decode_any_reply(&reply).unwrap();
                         reply.cells
                     }
                 };
@@ -623,7 +623,7 @@ mod tests {
         let reply = exchange(&noisy, &bytes, Duration::from_secs(60)).expect("an error reply, not silence");
         let (reply, _) = decode_reply(&reply).unwrap();
         assert!(
-            reply.outcome >= nonogram_hdl::protocol::status::outcome::OVER_CAPACITY,
+            reply.outcome >= nonogram_hdl::link::protocol::status::outcome::OVER_CAPACITY,
             "{reply:?}"
         );
     }

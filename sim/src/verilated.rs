@@ -3,7 +3,7 @@
 //! RustHDL's simulation, 20 to 100 times faster.
 //!
 //! The C++ harness, `sim/verilator/harness.cpp`, drives the core's pins
-//! exactly as [`CoreDriver`](nonogram_hdl::driver::CoreDriver) does: one
+//! exactly as [`CoreDriver`](nonogram_hdl::bench::driver::CoreDriver) does: one
 //! reset cycle, then per cycle the rx level, a clock edge, the tx sample.
 //! Its serve mode takes commands on stdin and answers on stdout; the batch
 //! mode runs a schedule of host bytes (the Verilator cross-check tests).
@@ -13,8 +13,8 @@
 //! [`cache_root`], so a change rebuilds and nothing else does. Builds are
 //! serialised by a lock file, so processes that start at once build once.
 
+use nonogram_hdl::bench::driver::SerialCore;
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::driver::SerialCore;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -121,8 +121,8 @@ pub fn core_verilog(engine: Engine, clocks_per_bit: u32) -> String {
         rust_hdl::prelude::generate_verilog(&core)
     }
     let verilog = match engine {
-        Engine::Dnf => emit::<nonogram_hdl::core::NonogramCore>(clocks_per_bit),
-        Engine::Clues => emit::<nonogram_hdl::clue_core::ClueCore>(clocks_per_bit),
+        Engine::Dnf => emit::<nonogram_hdl::dnf::core::NonogramCore>(clocks_per_bit),
+        Engine::Clues => emit::<nonogram_hdl::clue::core::ClueCore>(clocks_per_bit),
     };
     assert!(
         verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid);"),
@@ -275,7 +275,7 @@ pub fn warning_summary(log: &str) -> String {
 }
 
 /// A Verilated core in its own process (the harness's serve mode), driven
-/// like a [`CoreDriver`](nonogram_hdl::driver::CoreDriver).
+/// like a [`CoreDriver`](nonogram_hdl::bench::driver::CoreDriver).
 pub struct VerilatedCore {
     child: Child,
     to: BufWriter<ChildStdin>,

@@ -20,11 +20,11 @@
 //! Without Verilator the test is skipped with a notice, unless `CI` is set
 //! (CI installs Verilator and must check).
 
+use nonogram_hdl::bench::driver::{CoreDriver, SerialCore};
 use nonogram_hdl::board_model::{BoardModel, Engine};
-use nonogram_hdl::driver::{CoreDriver, SerialCore};
-use nonogram_hdl::model::{self, Verdict};
-use nonogram_hdl::options::LineOptions;
-use nonogram_hdl::protocol::{
+use nonogram_hdl::dnf::model::{self, Verdict};
+use nonogram_hdl::dnf::options::LineOptions;
+use nonogram_hdl::link::protocol::{
     code, decode_reply, encode_board, query_bytes, status, Message, Reply, IDLE_TIMEOUT_BITS,
 };
 use nonogram_sim::verilated::{self, verilator_version, warning_summary, yosys_version, Built, Flavor};
@@ -375,8 +375,8 @@ struct DriverRun {
 
 fn run_driver(session: &Session) -> DriverRun {
     match session.engine {
-        Engine::Dnf => run_driver_on::<nonogram_hdl::core::NonogramCore>(session),
-        Engine::Clues => run_driver_on::<nonogram_hdl::clue_core::ClueCore>(session),
+        Engine::Dnf => run_driver_on::<nonogram_hdl::dnf::core::NonogramCore>(session),
+        Engine::Clues => run_driver_on::<nonogram_hdl::clue::core::ClueCore>(session),
     }
 }
 
@@ -495,8 +495,12 @@ fn check_replies(session: &Session, replies: &[Vec<u8>]) {
             Expect::Info => {
                 let reply = whole_reply(&what, bytes);
                 assert_eq!(reply.outcome, status::outcome::INFO, "{what}");
-                assert_eq!(reply.max_line as usize, nonogram_hdl::params::MAX_LINE, "{what}");
-                assert_eq!(reply.version, nonogram_hdl::protocol::VERSION, "{what}");
+                assert_eq!(
+                    reply.max_line as usize,
+                    nonogram_hdl::common::params::MAX_LINE,
+                    "{what}"
+                );
+                assert_eq!(reply.version, nonogram_hdl::link::protocol::VERSION, "{what}");
             }
             Expect::Refused(outcome, detail) => {
                 let reply = whole_reply(&what, bytes);
@@ -856,7 +860,7 @@ fn a_different_stream_is_caught() {
 /// that break the protocol. Each reply must be the board model's, byte for
 /// byte, and the Verilog's the same bytes at the same cycles.
 fn clue_session(count: usize) -> Session {
-    use nonogram_hdl::clue_protocol::encode_board as encode_clues;
+    use nonogram_hdl::clue::clue_protocol::encode_board as encode_clues;
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut rand = move || {
         seed ^= seed << 13;
@@ -911,7 +915,7 @@ fn clue_session(count: usize) -> Session {
 
 /// The outcome of a v2 reply, for the session's coverage.
 fn decode_any(bytes: &[u8]) -> u8 {
-    nonogram_hdl::clue_protocol::decode_any_reply(bytes)
+    nonogram_hdl::clue::clue_protocol::decode_any_reply(bytes)
         .map(|(reply, _)| reply.outcome)
         .unwrap_or(u8::MAX)
 }
@@ -1000,7 +1004,7 @@ fn the_dnf_board_top_level_at_the_real_divisor() {
 fn the_clue_board_top_level_at_the_real_divisor() {
     let (_, rows, columns) = original_boards().remove(2);
     let mut bytes = vec![];
-    nonogram_hdl::clue_protocol::encode_board(&rows, &columns, 0, &mut bytes);
+    nonogram_hdl::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut bytes);
     check_board_top(Engine::Clues, bytes);
 }
 
@@ -1029,8 +1033,8 @@ fn verilated_bytes(
 /// proves has none.
 #[test]
 fn the_clue_core_gives_up_and_searches_like_the_model() {
-    use nonogram_hdl::clue_model;
-    use nonogram_hdl::clue_protocol::encode_board as encode_clues;
+    use nonogram_hdl::clue::clue_model;
+    use nonogram_hdl::clue::clue_protocol::encode_board as encode_clues;
     let mut rand = nonogram_hdl::bench::xorshift(0x6a7e_0b0a);
     let picture = |rand: &mut dyn FnMut() -> u64,
                    rows: usize,

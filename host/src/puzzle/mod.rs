@@ -15,12 +15,12 @@ mod non;
 mod picture;
 mod xml;
 
-use nonogram_hdl::options::clue_of_cells;
+use nonogram_hdl::dnf::options::clue_of_cells;
 use std::fmt;
 use std::path::Path;
 
 /// Most rows or columns the host handles (its software solver's limit); the
-/// board takes fewer ([`nonogram_hdl::params::MAX_LINE`], and 64 for the
+/// board takes fewer ([`nonogram_hdl::common::params::MAX_LINE`], and 64 for the
 /// clue engine).
 pub const MAX_HOST_LINE: usize = crate::solver::MAX_CELLS;
 
@@ -109,7 +109,7 @@ impl Puzzle {
 
     /// The puzzle whose solution is this picture (row-major, `true` = filled).
     pub fn from_picture(name: &str, height: usize, width: usize, cells: &[bool]) -> Puzzle {
-        let (rows, columns) = nonogram_hdl::model::clues_of_picture(height, width, cells);
+        let (rows, columns) = nonogram_hdl::dnf::model::clues_of_picture(height, width, cells);
         let mut p = Puzzle::from_clues(name, rows, columns);
         p.picture = Some(cells.to_vec());
         p

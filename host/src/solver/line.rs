@@ -131,9 +131,9 @@ pub struct LineKind<L> {
 impl<L: LineBits> LineKind<L> {
     pub fn new(clue: &[usize], length: usize) -> LineKind<L> {
         let blocks: Vec<usize> = clue.iter().copied().filter(|&b| b > 0).collect();
-        let options =
-            (length <= 64 && nonogram_hdl::options::count(&blocks, length) <= OPTION_LIMIT).then(|| {
-                nonogram_hdl::options::LineOptions::new(&blocks, length)
+        let options = (length <= 64 && nonogram_hdl::dnf::options::count(&blocks, length) <= OPTION_LIMIT)
+            .then(|| {
+                nonogram_hdl::dnf::options::LineOptions::new(&blocks, length)
                     .map(L::from_u64)
                     .collect()
             });
@@ -301,7 +301,7 @@ pub fn dp_line<L: LineBits>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nonogram_hdl::options::{clue_of, LineOptions};
+    use nonogram_hdl::dnf::options::{clue_of, LineOptions};
 
     fn rng(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;

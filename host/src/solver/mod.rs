@@ -1,6 +1,6 @@
 //! The software solver: line logic plus search.
 //!
-//! Line logic is the same as the board's (and `nonogram_hdl::model`'s): a
+//! Line logic is the same as the board's (and `nonogram_hdl::dnf::model`'s): a
 //! line fixes every cell on which all its fills that agree with the known
 //! cells agree (see [`line`]). Search branches on an unknown cell of the line
 //! with the fewest unknown cells, and counts solutions up to a limit, keeping
@@ -601,7 +601,7 @@ mod tests {
             for g in 0..1u64 << cells {
                 let pic: Vec<bool> = (0..cells).map(|i| g >> i & 1 == 1).collect();
                 *by_clues
-                    .entry(nonogram_hdl::model::clues_of_picture(h, w, &pic))
+                    .entry(nonogram_hdl::dnf::model::clues_of_picture(h, w, &pic))
                     .or_default() += 1;
             }
             let mut solver = Solver::new();
@@ -613,7 +613,7 @@ mod tests {
                 let probed = probing.count_solutions(rows, cols, 100);
                 assert_eq!(probed.count, *n, "probing {rows:?} {cols:?}");
                 let first = got.first.unwrap();
-                let (r2, c2) = nonogram_hdl::model::clues_of_picture(h, w, &first);
+                let (r2, c2) = nonogram_hdl::dnf::model::clues_of_picture(h, w, &first);
                 assert_eq!((&r2, &c2), (rows, cols));
                 assert_eq!(solver.count_solutions(rows, cols, 2).count, (*n).min(2));
             }
@@ -631,13 +631,13 @@ mod tests {
             let h = (rng(&mut seed) % 4 + 6) as usize;
             let w = (rng(&mut seed) % 4 + 6) as usize;
             let pic: Vec<bool> = (0..h * w).map(|_| rng(&mut seed).is_multiple_of(2)).collect();
-            let (rows, cols) = nonogram_hdl::model::clues_of_picture(h, w, &pic);
+            let (rows, cols) = nonogram_hdl::dnf::model::clues_of_picture(h, w, &pic);
             let a = plain.count_solutions(&rows, &cols, 3);
             let b = probing.count_solutions(&rows, &cols, 3);
             assert_eq!(a.count, b.count, "{rows:?} {cols:?}");
             assert!(a.count >= 1);
             for first in [a.first, b.first] {
-                let (r2, c2) = nonogram_hdl::model::clues_of_picture(h, w, &first.unwrap());
+                let (r2, c2) = nonogram_hdl::dnf::model::clues_of_picture(h, w, &first.unwrap());
                 assert_eq!((r2, c2), (rows.clone(), cols.clone()));
             }
         }
@@ -651,8 +651,8 @@ mod tests {
             let h = (rng(&mut seed) % 9 + 1) as usize;
             let w = (rng(&mut seed) % 9 + 1) as usize;
             let pic: Vec<bool> = (0..h * w).map(|_| rng(&mut seed) % 5 < 3).collect();
-            let (rows, cols) = nonogram_hdl::model::clues_of_picture(h, w, &pic);
-            let model = nonogram_hdl::model::solve_clues(&rows, &cols);
+            let (rows, cols) = nonogram_hdl::dnf::model::clues_of_picture(h, w, &pic);
+            let model = nonogram_hdl::dnf::model::solve_clues(&rows, &cols);
             let mine = solver.line_solve(&rows, &cols);
             assert_eq!(mine.cells, model.cells, "{rows:?} {cols:?}");
             let model_outcome = match model.outcome {

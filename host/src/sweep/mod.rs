@@ -26,7 +26,7 @@ use crate::puzzle::Puzzle;
 use clap::builder::TypedValueParser as _;
 use indicatif::ProgressBar;
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::protocol::status::outcome;
+use nonogram_hdl::link::protocol::status::outcome;
 use nonogram_sim::Backend;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -316,7 +316,7 @@ pub fn parse_sizes(s: &str) -> Result<RangeInclusive<usize>, String> {
         let n = number(s)?;
         (n, n)
     };
-    let max = nonogram_hdl::clue_model::MAX_SIDE;
+    let max = nonogram_hdl::clue::clue_model::MAX_SIDE;
     if lo == 0 || lo > hi || hi > max {
         return Err(format!("sizes must be within 1..={max} and not empty: {s:?}"));
     }
@@ -393,8 +393,8 @@ pub fn run(args: &Args) -> i32 {
     }
     let sizes = args.sizes.clone().unwrap_or(args.size..=args.size);
     let max = match args.engine {
-        Engine::Dnf => nonogram_hdl::params::MAX_LINE,
-        Engine::Clues => nonogram_hdl::clue_model::MAX_SIDE,
+        Engine::Dnf => nonogram_hdl::common::params::MAX_LINE,
+        Engine::Clues => nonogram_hdl::clue::clue_model::MAX_SIDE,
     };
     if *sizes.end() > max {
         let e = format!(
@@ -500,7 +500,7 @@ pub fn run(args: &Args) -> i32 {
         if config.budget > 0 {
             println!(
                 "search (budget {} cycles): {} puzzles needed it, {} nodes and {} backtracks in all; {} with several solutions, {} gave up",
-                (config.budget as u64) << nonogram_hdl::clue_model::BUDGET_UNIT_BITS,
+                (config.budget as u64) << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
                 stats.searched,
                 stats.nodes,
                 stats.backtracks,
@@ -588,8 +588,8 @@ fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i3
             Engine::Dnf => crate::wire::check_capacity(&puzzle),
             Engine::Clues => crate::wire::check_clue_capacity(
                 &puzzle,
-                nonogram_hdl::clue_model::MAX_SIDE,
-                nonogram_hdl::clue_model::CLUE_STORE_BLOCKS,
+                nonogram_hdl::clue::clue_model::MAX_SIDE,
+                nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
             ),
         };
         if let Err(e) = fit {

@@ -9,10 +9,12 @@
 use crate::puzzle::Puzzle;
 use crate::solver::{self, LineOutcome};
 use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::options::LineOptions;
-use nonogram_hdl::protocol::status::outcome;
-use nonogram_hdl::protocol::{encode_board, Reply, ReplyError};
-use nonogram_hdl::{clue_model, clue_protocol, model, protocol};
+use nonogram_hdl::clue::{clue_model, clue_protocol};
+use nonogram_hdl::dnf::model;
+use nonogram_hdl::dnf::options::LineOptions;
+use nonogram_hdl::link::protocol;
+use nonogram_hdl::link::protocol::status::outcome;
+use nonogram_hdl::link::protocol::{encode_board, Reply, ReplyError};
 use nonogram_sim::{Backend, SimCore};
 
 /// Clocks per UART bit of the simulated cores (the fewest their receivers take).

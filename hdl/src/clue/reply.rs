@@ -14,10 +14,10 @@
 //! (one cycle of read latency) and shifted out a cell a cycle: at 9600 baud
 //! a message takes 20 833 cycles to send, so speed does not matter here.
 
-use crate::clue_solver::CLUE_STORE_BITS;
+use crate::clue::solver::CLUE_STORE_BITS;
+use crate::common::params::CYCLE_BITS;
 use crate::constant;
-use crate::params::CYCLE_BITS;
-use crate::protocol::{code, status};
+use crate::link::protocol::{code, status};
 use rust_hdl::prelude::*;
 
 /// The protocol version the clue engine's board reports.
@@ -30,7 +30,7 @@ const _: () = {
     assert!(OUTCOME == 0 && DETAIL == 1 && CYCLES_0 == 2 && PASSES == 6 && OPTIONS_0 == 7);
     assert!(MAX_LINE == 9 && FIFO_ADDR_BITS == 10 && VERSION == 11 && MAX_LINES == 12);
     assert!(ENGINES == 13 && CLUE_STORE_BITS == 14 && SEARCH == 15);
-    assert!(crate::clue_protocol::SEARCH_MESSAGES == 8);
+    assert!(crate::clue::clue_protocol::SEARCH_MESSAGES == 8);
 };
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -237,9 +237,9 @@ impl Default for ClueReply {
             code_status: constant(code::STATUS),
             code_end_board: constant(code::END_BOARD),
             info: constant(status::outcome::INFO),
-            max_line: constant(crate::clue_model::MAX_SIDE as u64),
+            max_line: constant(crate::clue::clue_model::MAX_SIDE as u64),
             version: constant(VERSION),
-            max_lines: constant(2 * crate::clue_model::MAX_SIDE as u64),
+            max_lines: constant(2 * crate::clue::clue_model::MAX_SIDE as u64),
             engines: constant(status::engines::CLUES),
             clue_store_bits: constant(CLUE_STORE_BITS as u64),
             last_step: constant(status::field::SEARCH as u64 + 7),

@@ -1,6 +1,9 @@
 //! Helpers for testbenches and the simulated board: step a circuit by hand
 //! (far faster than RustHDL's threaded `Simulation`), drive a UART line, and
-//! check emitted Verilog with yosys.
+//! check emitted Verilog with yosys. [`driver`] steps a whole core behind
+//! its UART.
+
+pub mod driver;
 
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
 use rust_hdl::prelude::*;
@@ -274,7 +277,7 @@ pub fn iverilog_run<B: Block>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::uart_rx::UartRx;
+    use crate::link::uart_rx::UartRx;
 
     /// A waveform names the circuit's signals and has every half cycle.
     #[test]

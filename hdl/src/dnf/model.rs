@@ -23,8 +23,8 @@
 //! phase's first line is taken 2 cycles after. The first phase's first
 //! line is taken in cycle 1, and the verdict costs one cycle more.
 
-use crate::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
-use crate::protocol::status::{detail, outcome};
+use crate::common::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
+use crate::link::protocol::status::{detail, outcome};
 
 /// The model's verdict on one board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,11 +239,11 @@ pub fn solve_clues(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> Ver
     let (rows, columns) = (row_clues.len(), column_clues.len());
     let lines: Vec<Vec<u64>> = row_clues
         .iter()
-        .map(|c| crate::options::LineOptions::new(c, columns).collect())
+        .map(|c| crate::dnf::options::LineOptions::new(c, columns).collect())
         .chain(
             column_clues
                 .iter()
-                .map(|c| crate::options::LineOptions::new(c, rows).collect()),
+                .map(|c| crate::dnf::options::LineOptions::new(c, rows).collect()),
         )
         .collect();
     solve(rows, columns, &lines)
@@ -251,7 +251,7 @@ pub fn solve_clues(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>]) -> Ver
 
 /// Row and column clues of a picture (row-major, `true` = filled).
 pub fn clues_of_picture(rows: usize, columns: usize, cells: &[bool]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    use crate::options::clue_of_cells;
+    use crate::dnf::options::clue_of_cells;
     let row_clues = (0..rows)
         .map(|r| clue_of_cells((0..columns).map(|c| cells[r * columns + c])))
         .collect();

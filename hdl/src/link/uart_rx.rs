@@ -163,7 +163,8 @@ mod tests {
 
     #[test]
     fn receives_at_the_board_divisor_100mhz_9600_baud() {
-        let cpb = crate::params::board_clocks_per_bit(crate::params::BOARD_CLOCK_HZ, 9600) as u32;
+        let cpb =
+            crate::common::params::board_clocks_per_bit(crate::common::params::BOARD_CLOCK_HZ, 9600) as u32;
         assert_eq!(cpb, 10417);
         let (bytes, errors) = receive(cpb, &uart_waveform(&[0xa5, 0x3c], cpb as f64, 100));
         assert_eq!((bytes, errors), (vec![0xa5, 0x3c], 0));

@@ -16,8 +16,8 @@
 //! check it. On a contradiction only the outcome must agree (which line is
 //! found empty first depends on the order).
 
-use crate::line_logic::{self, MAX_LENGTH};
-use crate::protocol::status::{detail, outcome};
+use crate::clue::line_logic::{self, MAX_LENGTH};
+use crate::link::protocol::status::{detail, outcome};
 
 /// The largest board the clue engine takes: rows and columns up to 64.
 pub const MAX_SIDE: usize = MAX_LENGTH;
@@ -26,7 +26,7 @@ pub const MAX_SIDE: usize = MAX_LENGTH;
 pub const MAX_BLOCKS_PER_LINE: usize = 32;
 
 /// Blocks the clue store holds, for all lines of a board together.
-pub const CLUE_STORE_BLOCKS: usize = 1 << crate::clue_solver::CLUE_STORE_BITS;
+pub const CLUE_STORE_BLOCKS: usize = 1 << crate::clue::solver::CLUE_STORE_BITS;
 
 /// What the model found for one board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,7 +226,8 @@ pub fn search(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16
             }
             verdict.visits += 1;
             let result = line_logic::solve_line(length, &clues[line], known_word, value_word);
-            let solver_cycles = clues[line].len() as u64 + 2 * length as u64 + crate::line_solver::LATENCY;
+            let solver_cycles =
+                clues[line].len() as u64 + 2 * length as u64 + crate::clue::line_solver::LATENCY;
             if !result.feasible() {
                 verdict.cycles += solver_cycles + 3; // fetch, load, start: no write-back
                 if !searching {
@@ -341,8 +342,8 @@ pub fn search(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::line_logic::tests::Rng;
-    use crate::model;
+    use crate::clue::line_logic::tests::Rng;
+    use crate::dnf::model;
 
     fn random_puzzle(
         rng: &mut Rng,

@@ -2,9 +2,9 @@
 
 use super::*;
 use crate::bench::iverilog_run;
-use crate::clue_model;
-use crate::line_logic::tests::Rng;
-use crate::model::clues_of_picture;
+use crate::clue::clue_model;
+use crate::clue::line_logic::tests::Rng;
+use crate::dnf::model::clues_of_picture;
 
 const TESTBENCH: &str = r#"
 module tb;

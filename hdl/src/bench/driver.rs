@@ -3,8 +3,8 @@
 //! testbenches and the simulated board (`nonogram-sim`) all run on this.
 
 use crate::bench::tick;
-use crate::clue_core::ClueCore;
-use crate::core::{phase, NonogramCore};
+use crate::clue::core::ClueCore;
+use crate::dnf::core::{phase, NonogramCore};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
@@ -221,7 +221,7 @@ impl<C: SerialCore> CoreDriver<C> {
                 continue;
             }
             bytes.append(&mut self.from_core);
-            if let Ok((_, used)) = crate::clue_protocol::decode_any_reply(&bytes) {
+            if let Ok((_, used)) = crate::clue::clue_protocol::decode_any_reply(&bytes) {
                 self.from_core = bytes.split_off(used);
                 return Some(bytes);
             }

@@ -2,9 +2,9 @@
 
 use super::*;
 use crate::bench::{tick, yosys_cell_count, yosys_check};
-use crate::clue_model::{self, ClueVerdict};
-use crate::line_logic::tests::Rng;
-use crate::model::clues_of_picture;
+use crate::clue::clue_model::{self, ClueVerdict};
+use crate::clue::line_logic::tests::Rng;
+use crate::dnf::model::clues_of_picture;
 
 /// What the block answered, in the model's terms, and its cycle count.
 fn run(

@@ -4,14 +4,14 @@
 //! board take either. The two do not fit the HX8K together (README, "Two
 //! bitstreams"), so each is a bitstream of its own.
 
-use crate::clue_parser::ClueParser;
-use crate::clue_reply::ClueReply;
-use crate::clue_solver::ClueSolver;
+use crate::clue::parser::ClueParser;
+use crate::clue::reply::ClueReply;
+use crate::clue::solver::ClueSolver;
 use crate::constant;
-use crate::core::phase;
-use crate::protocol::status::outcome;
-use crate::uart_rx::UartRx;
-use crate::uart_tx::UartTx;
+use crate::dnf::core::phase;
+use crate::link::protocol::status::outcome;
+use crate::link::uart_rx::UartRx;
+use crate::link::uart_tx::UartTx;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -167,12 +167,12 @@ impl Logic for ClueCore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::driver::CoreDriver;
     use crate::board_model::{BoardModel, Engine};
-    use crate::clue_protocol::{decode_reply, encode_board};
-    use crate::driver::CoreDriver;
-    use crate::line_logic::tests::Rng;
-    use crate::model::clues_of_picture;
-    use crate::protocol::{code, query_bytes, status, Message, IDLE_TIMEOUT_BITS};
+    use crate::clue::clue_protocol::{decode_reply, encode_board};
+    use crate::clue::line_logic::tests::Rng;
+    use crate::dnf::model::clues_of_picture;
+    use crate::link::protocol::{code, query_bytes, status, Message, IDLE_TIMEOUT_BITS};
 
     const CPB: u32 = 4;
 

@@ -35,14 +35,14 @@
 //! The phase ends when nothing is left in flight and the writer is idle;
 //! that cycle decides and picks the next phase's first line.
 
-use crate::board_copy::BoardCopy;
-use crate::cell_writer::{index_bits, CellWriter};
+use crate::common::lowest_bit::LowestBit;
+use crate::common::params::{COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE};
 use crate::constant;
-use crate::line_filter::LineFilter;
-use crate::lowest_bit::LowestBit;
-use crate::option_store::{OptionStore, PairPort, ENTRY_BITS, TABLE_BITS};
-use crate::params::{COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE};
-use crate::protocol::status::outcome;
+use crate::dnf::board_copy::BoardCopy;
+use crate::dnf::cell_writer::{index_bits, CellWriter};
+use crate::dnf::line_filter::LineFilter;
+use crate::dnf::option_store::{OptionStore, PairPort, ENTRY_BITS, TABLE_BITS};
+use crate::link::protocol::status::outcome;
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -653,7 +653,7 @@ impl Logic for Solver {
 pub(crate) mod tests {
     use super::*;
     use crate::bench::{tick, xorshift, yosys_check};
-    use crate::model::{self, Verdict};
+    use crate::dnf::model::{self, Verdict};
 
     /// What the solver produced for one board.
     #[derive(Debug, PartialEq)]
@@ -751,11 +751,11 @@ pub(crate) mod tests {
 
     fn lines_of(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
         rows.iter()
-            .map(|c| crate::options::LineOptions::new(c, columns.len()).collect())
+            .map(|c| crate::dnf::options::LineOptions::new(c, columns.len()).collect())
             .chain(
                 columns
                     .iter()
-                    .map(|c| crate::options::LineOptions::new(c, rows.len()).collect()),
+                    .map(|c| crate::dnf::options::LineOptions::new(c, rows.len()).collect()),
             )
             .collect()
     }
@@ -836,7 +836,7 @@ pub(crate) mod tests {
             let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < density).collect();
             let (r, c) = model::clues_of_picture(rows, columns, &cells);
             let lines = lines_of(&r, &c);
-            if lines.iter().map(Vec::len).sum::<usize>() > crate::params::FIFO_ENTRIES {
+            if lines.iter().map(Vec::len).sum::<usize>() > crate::common::params::FIFO_ENTRIES {
                 continue;
             }
             let run = check(&r, &c);
@@ -880,7 +880,7 @@ pub(crate) mod tests {
     /// the model's, cycle for cycle.
     #[test]
     fn an_abort_at_every_cycle_of_a_solve_leaves_nothing_behind() {
-        let (first_rows, first_columns) = clues_of(include_str!("../../examples/random15x15.txt"));
+        let (first_rows, first_columns) = clues_of(include_str!("../../../examples/random15x15.txt"));
         let first = lines_of(&first_rows, &first_columns);
         let first_cycles = model::solve(15, 15, &first).cycles;
         let heart_rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];

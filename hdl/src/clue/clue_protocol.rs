@@ -21,7 +21,7 @@
 //! first cell is bit 12 of the index, the 13th the value bit; the last message
 //! is padded with zeros.
 
-use crate::protocol::{code, decode_status, Message, Reply, ReplyError};
+use crate::link::protocol::{code, decode_status, Message, Reply, ReplyError};
 
 /// Cells carried by one KNOWN or VALUES message.
 pub const CELLS_PER_MESSAGE: usize = 13;
@@ -175,16 +175,16 @@ pub fn decode_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
 pub fn decode_any_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
     match bytes.get(1) {
         Some(&low) if low & 1 == 1 => decode_reply(bytes),
-        _ => crate::protocol::decode_reply(bytes),
+        _ => crate::link::protocol::decode_reply(bytes),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::line_logic::tests::Rng;
-    use crate::model::clues_of_picture;
-    use crate::protocol::status;
+    use crate::clue::line_logic::tests::Rng;
+    use crate::dnf::model::clues_of_picture;
+    use crate::link::protocol::status;
 
     fn random_picture(rng: &mut Rng, rows: usize, columns: usize) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
         let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(2) == 1).collect();

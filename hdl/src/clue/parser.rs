@@ -16,11 +16,11 @@
 //! registered flags in one cycle and acted on in the next, and the second
 //! block of a BLOCKS message is written the cycle after the first.
 
-use crate::clue_model::{MAX_BLOCKS_PER_LINE, MAX_SIDE};
-use crate::clue_solver::CLUE_STORE_BITS;
+use crate::clue::clue_model::{MAX_BLOCKS_PER_LINE, MAX_SIDE};
+use crate::clue::solver::CLUE_STORE_BITS;
 use crate::constant;
-use crate::framer::MessageFramer;
-use crate::protocol::{code, status};
+use crate::link::framer::MessageFramer;
+use crate::link::protocol::{code, status};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]

@@ -26,9 +26,9 @@
 //! the cycle after its cell is chosen (and reaches the RAM a cycle later,
 //! in the cycle `busy` falls). `model::writer_after` counts it.
 
-use crate::block_ram::BlockRam;
-use crate::lowest_bit::LowestBit;
-use crate::params::MAX_LINE;
+use crate::common::block_ram::BlockRam;
+use crate::common::lowest_bit::LowestBit;
+use crate::common::params::MAX_LINE;
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -314,7 +314,7 @@ impl Logic for CellWriter {
 mod tests {
     use super::*;
     use crate::bench::{tick, xorshift, yosys_check};
-    use crate::model::{cell_cycles, writer_after};
+    use crate::dnf::model::{cell_cycles, writer_after};
 
     /// Commits jobs at the given cycles (ascending lines), applies the
     /// writes to a plain memory, and checks the memory and the cycle the

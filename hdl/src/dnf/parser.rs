@@ -13,10 +13,10 @@
 //! board is loading refuses it as FRAMING. A board of clues (the second
 //! START_BOARD with value 1, protocol v2) is refused as NO_ENGINE.
 
+use crate::common::params::{COUNT_BITS, DIM_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES};
 use crate::constant;
-use crate::framer::MessageFramer;
-use crate::params::{COUNT_BITS, DIM_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES};
-use crate::protocol::{code, status};
+use crate::link::framer::MessageFramer;
+use crate::link::protocol::{code, status};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -471,8 +471,8 @@ impl Logic for MessageParser {
 mod tests {
     use super::*;
     use crate::bench::{tick, yosys_check};
-    use crate::options::LineOptions;
-    use crate::protocol::{encode_board, status::detail, status::outcome, Message, IDLE_TIMEOUT_BITS};
+    use crate::dnf::options::LineOptions;
+    use crate::link::protocol::{encode_board, status::detail, status::outcome, Message, IDLE_TIMEOUT_BITS};
 
     const CPB: u32 = 4;
 

@@ -52,12 +52,12 @@
 //! cycle they act in): the clue bitstream is at 71 % of the logic cells, and
 //! each was a critical path nextpnr named on the way to 100 MHz.
 
-use crate::block_ram::BlockRam;
-use crate::clue_model::{BUDGET_UNIT_BITS, SEARCHED, TRAIL_ENTRIES};
+use crate::clue::clue_model::{BUDGET_UNIT_BITS, SEARCHED, TRAIL_ENTRIES};
+use crate::clue::line_solver::LineSolver;
+use crate::common::block_ram::BlockRam;
+use crate::common::params::CYCLE_BITS;
 use crate::constant;
-use crate::line_solver::LineSolver;
-use crate::params::CYCLE_BITS;
-use crate::protocol::status::outcome;
+use crate::link::protocol::status::outcome;
 use rust_hdl::prelude::*;
 
 /// Blocks the clue store holds (for all lines of a board together).

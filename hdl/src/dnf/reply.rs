@@ -7,9 +7,11 @@
 //! and no cells. An abort stops the reply at the next message boundary, so
 //! the host never sees half a message.
 
+use crate::common::params::{
+    COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES,
+};
 use crate::constant;
-use crate::params::{COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES};
-use crate::protocol::{code, status, VERSION};
+use crate::link::protocol::{code, status, VERSION};
 use rust_hdl::prelude::*;
 
 // The status multiplexer numbers the fields 0..=12 in this order.

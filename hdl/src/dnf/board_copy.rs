@@ -16,8 +16,8 @@
 //! whole-word write wins over cell writes in the same cycle; the solver
 //! never makes both.
 
-use crate::block_ram::MaskedRam;
-use crate::params::MAX_LINE;
+use crate::common::block_ram::MaskedRam;
+use crate::common::params::MAX_LINE;
 use rust_hdl::prelude::*;
 
 const _: () = assert!(MAX_LINE == 32, "a word is two lanes of 16 cells");

@@ -174,7 +174,7 @@ pub fn solve_line(length: usize, blocks: &[usize], known: u64, value: u64) -> Li
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::options::LineOptions;
+    use crate::dnf::options::LineOptions;
 
     /// The same by enumerating every fill.
     fn brute(length: usize, blocks: &[usize], known: u64, value: u64) -> LineResult {
@@ -210,7 +210,7 @@ pub(crate) mod tests {
         let density = 20 + rng.below(70);
         let picture = (0..length).fold(0u64, |w, i| w | ((rng.below(100) < density) as u64) << i);
         let blocks: Vec<usize> = if rng.below(5) > 0 {
-            crate::options::clue_of(picture, length)
+            crate::dnf::options::clue_of(picture, length)
         } else {
             (0..rng.below(5))
                 .map(|_| 1 + rng.below(length as u64) as usize)
@@ -261,7 +261,7 @@ pub(crate) mod tests {
         let (mut checked, mut feasible) = (0, 0);
         for case in 0..40_000 {
             let (length, blocks, known, value) = random_line(&mut rng, if case % 3 == 0 { 64 } else { 16 });
-            if crate::options::count(&blocks, length) > 100_000 {
+            if crate::dnf::options::count(&blocks, length) > 100_000 {
                 continue; // too many fills to enumerate
             }
             let expected = brute(length, &blocks, known, value);

@@ -18,7 +18,7 @@
 //! `start` to `done`. Why an automaton and not the block-per-cycle dynamic
 //! program: the README's "clue engine" section has the measurements.
 
-use crate::block_ram::BlockRam;
+use crate::common::block_ram::BlockRam;
 use rust_hdl::prelude::*;
 
 /// Cycles of a line solve besides k + 2L: the start cycle, three of layout,
@@ -423,8 +423,8 @@ impl Logic for LineSolver {
 mod tests {
     use super::*;
     use crate::bench::{tick, yosys_cell_count, yosys_check};
-    use crate::line_logic::solve_line;
-    use crate::line_logic::tests::{random_line, Rng};
+    use crate::clue::line_logic::solve_line;
+    use crate::clue::line_logic::tests::{random_line, Rng};
 
     /// Solves one line on the block, serving its clue reads a cycle late as a
     /// block RAM would. Returns (can_fill, can_empty, cycles from start to done).
@@ -519,8 +519,8 @@ mod tests {
 mod verilog {
     use super::*;
     use crate::bench::iverilog_run;
-    use crate::line_logic::solve_line;
-    use crate::line_logic::tests::{random_line, Rng};
+    use crate::clue::line_logic::solve_line;
+    use crate::clue::line_logic::tests::{random_line, Rng};
 
     /// Per line: length, blocks, known, value, then 32 block lengths.
     const WORDS: usize = 36;

@@ -16,8 +16,8 @@
 //! numbers lines 0..m+n; the solver addresses them by phase and index).
 //! An entry is `base | count << FIFO_ADDR_BITS`.
 
-use crate::block_ram::BlockRam;
-use crate::params::{COUNT_BITS, DIM_BITS, FIFO_ADDR_BITS, FIFO_ENTRIES, LINE_ID_BITS, MAX_LINE};
+use crate::common::block_ram::BlockRam;
+use crate::common::params::{COUNT_BITS, DIM_BITS, FIFO_ADDR_BITS, FIFO_ENTRIES, LINE_ID_BITS, MAX_LINE};
 use rust_hdl::prelude::*;
 
 /// Address bits of a bank (half the store's slots).

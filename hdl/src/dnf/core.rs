@@ -2,12 +2,12 @@
 //! assembler, UART out. This is what goes onto the FPGA (inside the board's
 //! top level) and what the simulated board runs.
 
-use crate::params::COUNT_BITS;
-use crate::parser::MessageParser;
-use crate::reply::ReplyAssembler;
-use crate::solver::Solver;
-use crate::uart_rx::UartRx;
-use crate::uart_tx::UartTx;
+use crate::common::params::COUNT_BITS;
+use crate::dnf::parser::MessageParser;
+use crate::dnf::reply::ReplyAssembler;
+use crate::dnf::solver::Solver;
+use crate::link::uart_rx::UartRx;
+use crate::link::uart_tx::UartTx;
 use rust_hdl::prelude::*;
 
 /// What the core is doing, on its `phase` output.
@@ -160,15 +160,15 @@ impl Logic for NonogramCore {
 }
 
 // The core reports INFO as outcome 5 on its LEDs.
-const _: () = assert!(crate::protocol::status::outcome::INFO == 5);
+const _: () = assert!(crate::link::protocol::status::outcome::INFO == 5);
 
 #[cfg(test)]
 mod tests {
+    use crate::bench::driver::CoreDriver;
     use crate::bench::{xorshift, yosys_cell_count, yosys_check};
-    use crate::driver::CoreDriver;
-    use crate::model::{self, Verdict};
-    use crate::options::LineOptions;
-    use crate::protocol::{code, decode_reply, encode_board, query_bytes, status, Message, Reply};
+    use crate::dnf::model::{self, Verdict};
+    use crate::dnf::options::LineOptions;
+    use crate::link::protocol::{code, decode_reply, encode_board, query_bytes, status, Message, Reply};
 
     const CPB: u32 = 4;
 
@@ -299,10 +299,13 @@ mod tests {
         let mut driver = CoreDriver::new(CPB);
         let reply = reply_of(&mut driver, &query_bytes());
         assert_eq!(reply.outcome, status::outcome::INFO);
-        assert_eq!(reply.max_line as usize, crate::params::MAX_LINE);
-        assert_eq!(reply.fifo_addr_bits as usize, crate::params::FIFO_ADDR_BITS);
-        assert_eq!(reply.max_lines as usize, crate::params::MAX_LINES);
-        assert_eq!(reply.version, crate::protocol::VERSION);
+        assert_eq!(reply.max_line as usize, crate::common::params::MAX_LINE);
+        assert_eq!(
+            reply.fifo_addr_bits as usize,
+            crate::common::params::FIFO_ADDR_BITS
+        );
+        assert_eq!(reply.max_lines as usize, crate::common::params::MAX_LINES);
+        assert_eq!(reply.version, crate::link::protocol::VERSION);
         assert!(reply.cells.is_empty());
     }
 
@@ -337,7 +340,7 @@ mod tests {
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
             .collect();
         driver.send(&garbage);
-        let idle = 10 * CPB as u64 * (garbage.len() as u64 + crate::protocol::IDLE_TIMEOUT_BITS as u64);
+        let idle = 10 * CPB as u64 * (garbage.len() as u64 + crate::link::protocol::IDLE_TIMEOUT_BITS as u64);
         for _ in 0..idle {
             driver.step();
         }
@@ -474,7 +477,7 @@ mod tests {
         println!("core: {luts} LUT4s, {brams} block RAMs");
         // The option store and its line table, the board's two copies, and
         // the cell writer's jobs and queue.
-        assert_eq!(brams, crate::params::FIFO_ENTRIES * 32 / 4096 + 2 + 8 + 5);
+        assert_eq!(brams, crate::common::params::FIFO_ENTRIES * 32 / 4096 + 2 + 8 + 5);
         assert!(luts < 7680, "{luts} LUT4s do not fit the HX8K");
     }
 }

@@ -12,7 +12,7 @@
 //!   message it belonged to is dropped whole (its other byte too), so the
 //!   next message pairs up as sent.
 
-use crate::protocol::IDLE_TIMEOUT_BITS;
+use crate::link::protocol::IDLE_TIMEOUT_BITS;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]

@@ -94,7 +94,7 @@ impl Logic for UartTx {
 mod tests {
     use super::*;
     use crate::bench::{tick, yosys_check};
-    use crate::uart_rx::UartRx;
+    use crate::link::uart_rx::UartRx;
 
     #[derive(LogicBlock)]
     struct Loopback {

@@ -23,8 +23,8 @@
 //! to its own bank when it can, so only a lone survivor may cross banks.
 //! A write always lands on a slot read at least three cycles before.
 
-use crate::option_store::{PairPort, BANK_BITS};
-use crate::params::{COUNT_BITS, FIFO_ADDR_BITS, MAX_LINE};
+use crate::common::params::{COUNT_BITS, FIFO_ADDR_BITS, MAX_LINE};
+use crate::dnf::option_store::{PairPort, BANK_BITS};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -416,7 +416,7 @@ impl Logic for LineFilter {
 mod tests {
     use super::*;
     use crate::bench::{tick, xorshift, yosys_check};
-    use crate::option_store::OptionStore;
+    use crate::dnf::option_store::OptionStore;
 
     /// The filter on a real option store.
     #[derive(LogicBlock, Default)]

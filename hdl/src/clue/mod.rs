@@ -1,0 +1,21 @@
+//! The clue engine: the host sends the clues (protocol v2); the engine
+//! solves each line from its clue with a bit-parallel dynamic program,
+//! boards up to 64×64, and searches when line logic stalls.
+//!
+//! * [`core`]: the whole engine behind its UART: parser, solver, reply;
+//! * [`parser`]: protocol v2's messages into the clue store;
+//! * [`solver`]: the visit order, the board memory, crossing writes and the
+//!   search, around [`line_solver`];
+//! * [`reply`]: the verdict and the board as protocol v2 messages;
+//! * [`clue_protocol`]: protocol v2's encoding, for hosts and tests;
+//! * [`clue_model`]: the engine in plain Rust, cycle for cycle;
+//! * [`line_logic`]: the line solver's algorithm in plain Rust.
+
+pub mod clue_model;
+pub mod clue_protocol;
+pub mod core;
+pub mod line_logic;
+pub mod line_solver;
+pub mod parser;
+pub mod reply;
+pub mod solver;

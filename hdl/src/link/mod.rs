@@ -1,0 +1,8 @@
+//! The link to the host, shared by both engines: the UARTs behind their
+//! synchronisers, the framer that makes 16-bit messages of bytes, and
+//! protocol v1's messages and status fields.
+
+pub mod framer;
+pub mod protocol;
+pub mod uart_rx;
+pub mod uart_tx;
