@@ -99,9 +99,6 @@ pub struct ClueReply {
     /// High until the last byte has been handed to the transmitter.
     pub busy: Signal<Out, Bit>,
     phase: DFF<ReplyPhase>,
-    // A verdict to reply to: not one that comes in the cycle of an abort
-    // (it is the abandoned board's).
-    verdict: Signal<Local, Bit>,
     ready_q: DFF<Bit>,
     started: DFF<Bit>,
     start_now: Signal<Local, Bit>,
@@ -200,7 +197,6 @@ impl Default for ClueReply {
             tx_ready: Default::default(),
             busy: Default::default(),
             phase: Default::default(),
-            verdict: Default::default(),
             message: Default::default(),
             pending: Default::default(),
             low_next: Default::default(),
@@ -288,7 +284,6 @@ impl Logic for ClueReply {
             cells_q,
             board_reply
         );
-        self.verdict.next = self.board_done.val() & !self.abort.val();
         self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
         self.read_row.next = bit_cast::<6, 7>(self.row.q.val());
         self.read_value.next = !self.known_map.q.val();
@@ -530,7 +525,7 @@ impl Logic for ClueReply {
             self.phase.d.next = ReplyPhase::Idle;
         }
         // A new reply: latch what it will say.
-        if self.verdict.val() | self.refused.val() | self.query.val() {
+        if self.board_done.val() | self.refused.val() | self.query.val() {
             self.phase.d.next = ReplyPhase::Header;
             self.step.d.next = 0.into();
             self.row.d.next = 0.into();
@@ -549,7 +544,7 @@ impl Logic for ClueReply {
             self.cycles_q.d.next = 0.into();
             self.passes_q.d.next = 0.into();
         }
-        if self.verdict.val() {
+        if self.board_done.val() {
             // The first map: KNOWN if some cell is unknown, else VALUES.
             self.known_map.d.next = !self.all_known.val();
             self.cells_left.d.next = self.board_cells.val();

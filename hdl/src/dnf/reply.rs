@@ -61,9 +61,6 @@ pub struct ReplyAssembler {
     /// High until the last byte has been handed to the transmitter.
     pub busy: Signal<Out, Bit>,
     phase: DFF<ReplyPhase>,
-    // A verdict to reply to: not one that comes in the cycle of an abort
-    // (it is the abandoned board's).
-    verdict: Signal<Local, Bit>,
     message: DFF<Bits<16>>,
     pending: DFF<Bit>,
     low_next: DFF<Bit>,
@@ -120,7 +117,6 @@ impl Default for ReplyAssembler {
             tx_ready: Default::default(),
             busy: Default::default(),
             phase: Default::default(),
-            verdict: Default::default(),
             message: Default::default(),
             pending: Default::default(),
             low_next: Default::default(),
@@ -178,7 +174,6 @@ impl Logic for ReplyAssembler {
             last_column,
             last_row
         );
-        self.verdict.next = self.board_done.val() & !self.abort.val();
         self.next_row.next = false;
         // Registered: a cell message is made at most every other cycle (it
         // waits for the transmitter), and the compare fed the phase register.
@@ -301,12 +296,8 @@ impl Logic for ReplyAssembler {
             }
         }
 
-        // An abort stops making messages; the pending one still goes out.
-        if self.abort.val() {
-            self.phase.d.next = ReplyPhase::Idle;
-        }
         // A new reply: latch what it will say.
-        if self.verdict.val() | self.refused.val() | self.query.val() {
+        if self.board_done.val() | self.refused.val() | self.query.val() {
             self.phase.d.next = ReplyPhase::Header;
             self.step.d.next = 0.into();
             self.row.d.next = 0.into();
@@ -319,7 +310,7 @@ impl Logic for ReplyAssembler {
             self.passes_q.d.next = 0.into();
             self.options_q.d.next = 0.into();
         }
-        if self.verdict.val() {
+        if self.board_done.val() {
             self.rows_q.d.next = self.rows.val();
             self.columns_q.d.next = self.columns.val();
             self.outcome_q.d.next = bit_cast::<8, 3>(self.solver_outcome.val());
@@ -336,6 +327,12 @@ impl Logic for ReplyAssembler {
         }
         if self.query.val() {
             self.outcome_q.d.next = self.info.val();
+        }
+        // An abort stops making messages; the pending one still goes out.
+        // It wins over a verdict in the same cycle, which is the abandoned
+        // board's (a query or a refusal with it is the new stream's).
+        if self.abort.val() & !self.refused.val() & !self.query.val() {
+            self.phase.d.next = ReplyPhase::Idle;
         }
     }
 }

@@ -635,14 +635,18 @@ impl Logic for Solver {
             self.clear_address.d.next = 0.into();
             self.clear_last.d.next = false;
             self.start_pending.d.next = false;
-            // Nothing of the old board goes on: no line left to pick (the
-            // picker would fetch it and the filter would run it against the
-            // cleared memory and the new board's store), no verdict.
-            self.todo.d.next = 0.into();
             self.picked.d.next = false;
             self.fetched.d.next = false;
+            // Nothing of the old board goes on, and no verdict comes out.
+            // The lines left in `todo` are dropped the next cycle as a
+            // contradiction drops them (a line without survivors in stage
+            // U): the picker would otherwise fetch them and the filter run
+            // them against the cleared memory and the new board's store.
+            // (Clearing `todo` here as well put one more term before its
+            // register and cost the DNF bitstream 6 MHz.)
             self.done_q.d.next = false;
-            self.u_valid.d.next = false;
+            self.u_valid.d.next = true;
+            self.u_empty.d.next = true;
             self.u_write.d.next = false;
             self.filter.flush.next = true;
         }
