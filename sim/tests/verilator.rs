@@ -1141,26 +1141,7 @@ fn an_abandoned_board_at_every_instant_leaves_no_trace() {
     let (_, rows, columns) = original_boards().remove(2);
     let heart = board_bytes(&rows, &columns, false);
     let heart_reply = BoardModel::new(Engine::Dnf).bytes(&heart);
-    let text = include_str!("../../examples/random15x15.txt");
-    let (mut first_rows, mut first_columns, mut in_columns) = (vec![], vec![], false);
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        match line {
-            "rows:" => in_columns = false,
-            "columns:" => in_columns = true,
-            clue => {
-                let clue: Vec<usize> = clue.split_whitespace().map(|n| n.parse().unwrap()).collect();
-                if in_columns {
-                    first_columns.push(clue)
-                } else {
-                    first_rows.push(clue)
-                }
-            }
-        }
-    }
+    let (first_rows, first_columns) = nonogram_hdl::bench::random_15x15();
     let first = board_bytes(&first_rows, &first_columns, false);
     let first_at = 1_000;
     let sent = first_at + 10 * CPB as u64 * first.len() as u64;

@@ -27,6 +27,32 @@ pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
     }
 }
 
+/// The clues of `examples/random15x15.txt` (693 options; the DNF engine
+/// solves it in 745 cycles): the long solve the abort tests abandon.
+pub fn random_15x15() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let text = include_str!("../../../examples/random15x15.txt");
+    let (mut rows, mut columns, mut in_columns) = (vec![], vec![], false);
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        match line {
+            "rows:" => in_columns = false,
+            "columns:" => in_columns = true,
+            clue => {
+                let clue = clue.split_whitespace().map(|n| n.parse().unwrap()).collect();
+                if in_columns {
+                    columns.push(clue)
+                } else {
+                    rows.push(clue)
+                }
+            }
+        }
+    }
+    (rows, columns)
+}
+
 pub fn tick<B: Block>(uut: &mut B, clock: fn(&mut B) -> &mut Signal<In, Clock>) {
     for level in [false, true] {
         clock(uut).next = Clock { clk: level };

@@ -853,30 +853,6 @@ pub(crate) mod tests {
         );
     }
 
-    /// The clues of a board file in the project's own format.
-    fn clues_of(text: &str) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-        let (mut rows, mut columns, mut in_columns) = (vec![], vec![], false);
-        for line in text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            match line {
-                "rows:" => in_columns = false,
-                "columns:" => in_columns = true,
-                clue => {
-                    let clue = clue.split_whitespace().map(|n| n.parse().unwrap()).collect();
-                    if in_columns {
-                        columns.push(clue)
-                    } else {
-                        rows.push(clue)
-                    }
-                }
-            }
-        }
-        (rows, columns)
-    }
-
     /// An abort at every cycle of a 15×15's solve (and the cycles after its
     /// verdict), then the heart: the abandoned solve leaves nothing behind
     /// (no visit runs on, no write reaches the cleared board or the store),
@@ -884,7 +860,7 @@ pub(crate) mod tests {
     /// the model's, cycle for cycle.
     #[test]
     fn an_abort_at_every_cycle_of_a_solve_leaves_nothing_behind() {
-        let (first_rows, first_columns) = clues_of(include_str!("../../../examples/random15x15.txt"));
+        let (first_rows, first_columns) = crate::bench::random_15x15();
         let first = lines_of(&first_rows, &first_columns);
         let first_cycles = model::solve(15, 15, &first).cycles;
         let heart_rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];
