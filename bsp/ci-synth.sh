@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Full synthesis of the Alchitry Cu bitstream, for CI and for people:
-# Verilog from RustHDL, yosys, nextpnr-ice40 at 100 MHz, icepack.
+# Full synthesis of the Alchitry Cu flash image, for CI and for people:
+# for each engine, Verilog from RustHDL, yosys, nextpnr-ice40 at 100 MHz,
+# icepack; then icemulti packs both images into build/flash.bin.
 # Exits non-zero, with the failing tool's own message, when a step fails or
 # the design misses 100 MHz. Extra arguments go to `nonogram-bsp build`
 # (e.g. --baud 115200, --seed 7, --out DIR; the default output is build/).
@@ -8,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
-for tool in yosys nextpnr-ice40 icepack; do
+for tool in yosys nextpnr-ice40 icepack icemulti; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 if ((${#missing[@]})); then

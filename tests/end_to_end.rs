@@ -1,6 +1,7 @@
 //! End to end: nonohost ↔ the simulated board, through a pseudo-terminal and
 //! the same serial-port code that drives a real Alchitry Cu.
 
+use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::dnf::model;
 use nonogram_hdl::link::protocol::status::{detail, outcome};
 use nonogram_sim::{Faults, SimBoard, QUIET_BEFORE_IDLE};
@@ -25,11 +26,13 @@ fn options(reply_timeout: Option<Duration>) -> SendOptions {
     }
 }
 
-/// Sends `puzzle` to `board` with nonohost's `send`.
+/// Sends `puzzle` to `board`'s DNF engine with nonohost's `send`.
 fn send(board: &SimBoard, puzzle: &Puzzle) -> Report {
     let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
     let allowance = nonogram_sim::reply_allowance(wire::wire_bytes(puzzle, false), 0);
-    report::send_board(puzzle, port, &options(Some(allowance)))
+    let mut o = options(Some(allowance));
+    o.engine = Some(Engine::Dnf);
+    report::send_board(puzzle, port, &o)
 }
 
 fn examples() -> Vec<Puzzle> {
@@ -243,6 +246,7 @@ fn random_puzzles_agree_with_the_model_cell_for_cell() {
             0,
         )));
         o.no_finish = true;
+        o.engine = Some(Engine::Dnf);
         let r = report::send_board(&puzzle, port, &o);
         assert_eq!(r.cells, verdict.cells, "{h}x{w}:\n{}", puzzle.to_board_txt());
         assert_eq!(r.cycles, Some(verdict.cycles as u32));
@@ -473,13 +477,27 @@ fn a_new_board_during_a_solve_is_answered_whole() {
     );
 }
 
-/// Sends `puzzle` to the clue engine's simulated board, letting nonohost ask
-/// the board which engine it has (QUERY).
+/// Sends `puzzle` to the simulated board, letting nonohost choose the
+/// engine (QUERY, and SWITCH when the board runs another).
+fn send_auto(board: &SimBoard, puzzle: &Puzzle) -> Report {
+    let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
+    // `send`'s default budget.
+    let budget = wire::budget_units(wire::DEFAULT_BUDGET_CYCLES);
+    let cycles = nonogram_hdl::clue::clue_model::search(&puzzle.rows, &puzzle.columns, budget).cycles;
+    let allowance = nonogram_sim::reply_allowance(wire::clue_bytes(puzzle), cycles);
+    let mut o = options(Some(allowance));
+    o.budget = budget;
+    report::send_board(puzzle, port, &o)
+}
+
+/// Sends `puzzle` to the simulated board's clue engine.
 fn send_to_clue_board(board: &SimBoard, puzzle: &Puzzle) -> Report {
     let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
     let cycles = nonogram_hdl::clue::clue_model::solve(&puzzle.rows, &puzzle.columns).cycles;
     let allowance = nonogram_sim::reply_allowance(wire::clue_bytes(puzzle), cycles);
-    report::send_board(puzzle, port, &options(Some(allowance)))
+    let mut o = options(Some(allowance));
+    o.engine = Some(Engine::Clues);
+    report::send_board(puzzle, port, &o)
 }
 
 #[test]
@@ -626,34 +644,65 @@ fn boards_over_the_dnf_engines_reach_are_solved_by_the_clue_engine() {
 
 #[test]
 fn each_board_refuses_the_other_protocol_version_by_name() {
-    let puzzle = Puzzle::from_clues(
-        "heart",
+    let (rows, columns) = (
         vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]],
         vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]],
     );
-    for (engine, forced) in [
-        (
-            nonogram_sim::Engine::Clues,
-            nonogram_hdl::board_model::Engine::Dnf,
-        ),
-        (
-            nonogram_sim::Engine::Dnf,
-            nonogram_hdl::board_model::Engine::Clues,
-        ),
-    ] {
+    let mut v2 = vec![];
+    nonogram_hdl::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut v2);
+    let puzzle = Puzzle::from_clues("heart", rows, columns);
+    let v1 = wire::encode(&puzzle, false);
+    // A client that sends a board in the other image's protocol, without
+    // switching, is refused by name.
+    for (engine, bytes) in [(Engine::Clues, v1), (Engine::Dnf, v2)] {
         let board = SimBoard::spawn_engine(engine, Faults::default()).unwrap();
-        let port = link::open_port(board.path(), 9600).unwrap();
-        let mut o = options(Some(Duration::from_secs(20)));
-        o.engine = Some(forced);
-        let report = report::send_board(&puzzle, port, &o);
-        assert_eq!(report.status, Status::OverCapacity, "{report:?}");
-        assert!(
-            report
-                .message
-                .as_deref()
-                .unwrap_or("")
-                .contains("no engine for this protocol"),
-            "{report:?}"
+        let mut port = link::open_port(board.path(), 9600).unwrap();
+        let reply = link::exchange(
+            port.as_mut(),
+            &bytes,
+            Duration::from_secs(20),
+            &options(None).link,
+        )
+        .unwrap()
+        .reply;
+        assert_eq!(
+            (reply.outcome, reply.detail),
+            (outcome::OVER_CAPACITY, detail::NO_ENGINE),
+            "{engine:?}"
         );
+        assert_eq!(board.stats().warm_boots(), 0);
+    }
+}
+
+/// One flash, every engine: a board that powers up in the DNF image solves
+/// a 4×4 there, reboots into the clue image for a 25×25 (over the DNF
+/// engine's reach) and back for the 4×4, each solved by the board alone.
+#[test]
+fn the_host_switches_the_board_to_the_engine_each_puzzle_needs() {
+    let board = SimBoard::spawn(Faults::default()).unwrap();
+    let small = Puzzle::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/4x4.txt")).unwrap();
+    let cells: Vec<bool> = (0..25 * 25).map(|i| (i * 7919 + i / 25 * 13) % 11 < 6).collect();
+    let big = Puzzle::from_picture("25x25", 25, 25, &cells);
+    assert!(
+        wire::check_capacity(&big).is_err(),
+        "the 25x25 is beyond the DNF engine"
+    );
+    for (puzzle, engine, switched_from, boots) in [
+        (&small, "dnf", None, 0),
+        (&big, "clues", Some("dnf"), 1),
+        (&small, "dnf", Some("clues"), 2),
+    ] {
+        let r = send_auto(&board, puzzle);
+        assert!(
+            matches!(r.status, Status::Solved | Status::SeveralSolutions),
+            "{}: {r:?}",
+            puzzle.name
+        );
+        assert_eq!(r.solved_by.as_deref(), Some("board"), "{}", puzzle.name);
+        assert_eq!(r.engine.as_deref(), Some(engine), "{}", puzzle.name);
+        assert_eq!(r.switched_from.as_deref(), switched_from, "{}", puzzle.name);
+        assert_eq!(board.stats().warm_boots(), boots, "{}", puzzle.name);
+        let cells: Vec<bool> = r.cells.iter().map(|c| c.unwrap()).collect();
+        puzzle.check_solution(&cells).unwrap();
     }
 }

@@ -550,6 +550,43 @@ fn pack(
     Ok(BuildResult { report, bin, steps })
 }
 
+/// Packs `images` (bitstreams, image 0 first) into one flash image at
+/// `out` with `icemulti`, image 0 the power-up one: the iCE40 boots it, and
+/// `SB_WARMBOOT` reboots into any other. Returns the file's size in bytes.
+pub fn pack_flash(images: &[PathBuf], out: &Path) -> Result<u64> {
+    if images.is_empty() || images.len() > 4 {
+        bail!("a flash holds 1 to 4 images, not {}", images.len());
+    }
+    let _ = fs::remove_file(out);
+    let dir = out.parent().unwrap_or(Path::new("."));
+    let mut cmd = Command::new("icemulti");
+    cmd.arg("-p0").arg("-o").arg(std::path::absolute(out)?);
+    for image in images {
+        cmd.arg(
+            image
+                .canonicalize()
+                .with_context(|| format!("cannot find {}", image.display()))?,
+        );
+    }
+    run_tool(&mut cmd, dir, "icemulti", None, INSTALL_HINT)?;
+    let size = fs::metadata(out)
+        .with_context(|| format!("icemulti exited 0 but wrote no {}", out.display()))?
+        .len();
+    // Each image is whole, after icemulti's header of jump commands.
+    let least: u64 = images
+        .iter()
+        .filter_map(|i| fs::metadata(i).ok())
+        .map(|m| m.len())
+        .sum();
+    if size < least {
+        bail!(
+            "icemulti wrote {size} bytes to {}, less than its {least} bytes of images",
+            out.display()
+        );
+    }
+    Ok(size)
+}
+
 /// Programs the Alchitry Cu's flash with `bin`, through `iceprog`.
 /// Returns iceprog's output.
 pub fn flash(bin: &Path) -> Result<String> {

@@ -7,8 +7,12 @@
 //! cargo run --release -p nonogram-bsp -- verilog [--engine dnf|clues] [--baud 9600] [--out DIR]
 //! ```
 //!
-//! Each engine is a bitstream of its own: `dnf` (the default, protocol v1,
-//! in build/) and `clues` (protocol v2, boards up to 64×64, in build/clues/).
+//! The engines do not fit the HX8K together, so each is a bitstream of its
+//! own, and `build` packs them into one flash image (`build/flash.bin`,
+//! icemulti): image 0, the one the board powers up in, is the DNF engine
+//! (protocol v1, in build/dnf/), image 1 the clue engine (protocol v2,
+//! boards up to 64×64, in build/clues/). A SWITCH message reboots the board
+//! into the other (SB_WARMBOOT); `build/report.json` lists the images.
 //!
 //! The option FIFO's size is fixed when the gateware is compiled: set
 //! `NONOGRAM_FIFO_ADDR_BITS` (log2 of its entries, default 11) in the
@@ -57,27 +61,33 @@ impl EngineArg {
         }
     }
 
-    /// Where its build goes unless `--out` says otherwise.
-    fn default_out(self) -> PathBuf {
-        match self {
-            EngineArg::Dnf => workspace_root().join("build"),
-            EngineArg::Clues => workspace_root().join("build").join("clues"),
-        }
+    /// Its image's directory under the build directory.
+    fn dir(self) -> &'static str {
+        self.engine().name()
     }
+
+    /// The images of the flash, in image order (image 0 first).
+    const FLASH: [EngineArg; 2] = [EngineArg::Dnf, EngineArg::Clues];
+}
+
+fn default_build_dir() -> PathBuf {
+    workspace_root().join("build")
 }
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Emit the Verilog, synthesise (yosys), place and route at 100 MHz
-    /// (nextpnr-ice40), pack the bitstream (icepack), and report.
+    /// For every engine: emit the Verilog, synthesise (yosys), place and
+    /// route at 100 MHz (nextpnr-ice40), pack the bitstream (icepack); then
+    /// pack them into one flash image (icemulti) and report.
     Build {
-        /// The engine the bitstream holds.
-        #[arg(long, value_enum, default_value_t = EngineArg::Dnf)]
-        engine: EngineArg,
+        /// Build this engine's image only (no flash image).
+        #[arg(long, value_enum)]
+        engine: Option<EngineArg>,
         /// UART baud rate of the board (sets the clocks per bit).
         #[arg(long, default_value_t = 9600)]
         baud: u32,
-        /// Output directory [default: build/ at the workspace root].
+        /// Output directory [default: build/ at the workspace root]; each
+        /// image is built in a directory of its own in it (dnf/, clues/).
         #[arg(long)]
         out: Option<PathBuf>,
         /// nextpnr's placer seed (try another when timing is just missed).
@@ -95,7 +105,7 @@ enum Cmd {
     },
     /// Program the board's flash with iceprog.
     Flash {
-        /// Bitstream [default: build/top.bin at the workspace root].
+        /// Flash image or bitstream [default: build/flash.bin at the workspace root].
         #[arg(long)]
         bin: Option<PathBuf>,
     },
@@ -105,6 +115,7 @@ enum Cmd {
         engine: EngineArg,
         #[arg(long, default_value_t = 9600)]
         baud: u32,
+        /// Output directory [default: build/ENGINE/ at the workspace root].
         #[arg(long)]
         out: Option<PathBuf>,
         #[arg(long)]
@@ -190,12 +201,13 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
 /// fmax, the minimum and the median; fails if the median misses the board's
 /// clock. (The bitstream itself, the default placement, must always meet
 /// it; the median says the design does not meet it by one lucky placement.)
-fn sweep(opts: &BuildOptions, n: u64) -> Result<()> {
+fn sweep(opts: &BuildOptions, n: u64) -> Result<Vec<f64>> {
     println!();
     println!("nextpnr-ice40 seeds 1..={n}, the same netlist:");
     let seeds: Vec<u64> = (1..=n).collect();
     let reports = flow::sweep_seeds(opts, &seeds, |line| println!("{line}"))?;
-    let mut fmax: Vec<f64> = reports.iter().map(|(_, r)| r.fmax_mhz).collect();
+    let by_seed: Vec<f64> = reports.iter().map(|(_, r)| r.fmax_mhz).collect();
+    let mut fmax = by_seed.clone();
     fmax.sort_by(f64::total_cmp);
     let median = if fmax.len() % 2 == 1 {
         fmax[fmax.len() / 2]
@@ -221,7 +233,107 @@ fn sweep(opts: &BuildOptions, n: u64) -> Result<()> {
     if median < BOARD_MHZ {
         bail!("timing: the median over {n} seeds, {median:.2} MHz, misses {BOARD_MHZ} MHz");
     }
-    Ok(())
+    Ok(by_seed)
+}
+
+/// What `build` says of one flash image in report.json.
+struct Image {
+    engine: EngineArg,
+    report: flow::PnrReport,
+    seeds_fmax_mhz: Vec<f64>,
+    bin: PathBuf,
+}
+
+/// Builds one engine's image in `out` (and its seed sweep).
+fn build_image(
+    engine: EngineArg,
+    baud: u32,
+    out: PathBuf,
+    pcf: &Path,
+    seed: Option<u64>,
+    seeds: Option<u64>,
+) -> Result<Image> {
+    let start = Instant::now();
+    let verilog = emit(engine, baud, &out, pcf)?;
+    let opts = BuildOptions {
+        out_dir: out,
+        pcf: pcf.to_path_buf(),
+        freq_mhz: BOARD_MHZ,
+        seed,
+    };
+    let result = flow::build(&verilog, &opts, |step| {
+        if step.starts_with(' ') {
+            println!("{step}")
+        } else {
+            println!("{step} ...")
+        }
+    })?;
+    let r = &result.report;
+    println!();
+    println!("Alchitry Cu (iCE40-HX8K CB132) build of the nonogram solver");
+    match engine {
+        EngineArg::Dnf => println!(
+            "  DNF engine, {baud} baud, option FIFO {FIFO_ENTRIES} entries (NONOGRAM_FIFO_ADDR_BITS={FIFO_ADDR_BITS})"
+        ),
+        EngineArg::Clues => println!("  clue engine, {baud} baud, boards up to 64x64"),
+    }
+    for line in r.to_string().lines() {
+        println!("  {line}");
+    }
+    if (r.lcs_available, r.brams_available) != (HX8K_LCS, HX8K_BRAMS) {
+        println!(
+            "  (note: nextpnr reports a device of {} LCs, {} BRAMs)",
+            r.lcs_available, r.brams_available
+        );
+    }
+    let times: Vec<String> = result
+        .steps
+        .iter()
+        .map(|s| format!("{} {:.1} s", s.step, s.time.as_secs_f64()))
+        .collect();
+    println!(
+        "  time         {:.1} s ({})",
+        start.elapsed().as_secs_f64(),
+        times.join(", ")
+    );
+    println!("  bitstream    {}", result.bin.display());
+    println!("  logs         {}", opts.out_dir.display());
+    let seeds_fmax_mhz = match seeds {
+        Some(n) => sweep(&opts, n)?,
+        None => vec![],
+    };
+    Ok(Image {
+        engine,
+        report: result.report,
+        seeds_fmax_mhz,
+        bin: result.bin,
+    })
+}
+
+/// `build/report.json`: the flash image and what each image holds.
+fn flash_report(images: &[Image], baud: u32, flash: Option<(&Path, u64)>) -> serde_json::Value {
+    let images: Vec<serde_json::Value> = images
+        .iter()
+        .map(|i| {
+            serde_json::json!({
+                "image": EngineArg::FLASH.iter().position(|&e| e == i.engine),
+                "engine": i.engine.engine().name(),
+                "logic_cells": i.report.lcs_used,
+                "block_rams": i.report.brams_used,
+                "fmax_mhz": (i.report.fmax_mhz * 100.0).round() / 100.0,
+                "seeds_fmax_mhz": i.seeds_fmax_mhz.iter().map(|f| (f * 100.0).round() / 100.0).collect::<Vec<_>>(),
+                "bitstream": i.bin.display().to_string(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "board": "Alchitry Cu (iCE40-HX8K CB132)",
+        "clock_mhz": BOARD_MHZ,
+        "baud": baud,
+        "flash": flash.map(|(p, _)| p.display().to_string()),
+        "flash_bytes": flash.map(|(_, n)| n),
+        "images": images,
+    })
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -232,7 +344,7 @@ fn run(cli: Cli) -> Result<()> {
             out,
             pcf,
         } => {
-            let out = out.unwrap_or_else(|| engine.default_out());
+            let out = out.unwrap_or_else(|| default_build_dir().join(engine.dir()));
             emit(engine, baud, &out, &pcf.unwrap_or_else(default_pcf))?;
             println!("  written to {}", out.join("top.v").display());
         }
@@ -244,63 +356,57 @@ fn run(cli: Cli) -> Result<()> {
             seeds,
             pcf,
         } => {
-            let out = out.unwrap_or_else(|| engine.default_out());
+            let out = out.unwrap_or_else(default_build_dir);
             let pcf = pcf.unwrap_or_else(default_pcf);
-            let start = Instant::now();
-            let verilog = emit(engine, baud, &out, &pcf)?;
-            let opts = BuildOptions {
-                out_dir: out,
-                pcf,
-                freq_mhz: BOARD_MHZ,
-                seed,
+            let engines = match engine {
+                Some(e) => vec![e],
+                None => EngineArg::FLASH.to_vec(),
             };
-            let result = flow::build(&verilog, &opts, |step| {
-                if step.starts_with(' ') {
-                    println!("{step}")
-                } else {
-                    println!("{step} ...")
+            let mut images = vec![];
+            for (n, e) in engines.into_iter().enumerate() {
+                if n > 0 {
+                    println!();
                 }
-            })?;
-            let r = &result.report;
-            println!();
-            println!("Alchitry Cu (iCE40-HX8K CB132) build of the nonogram solver");
-            match engine {
-                EngineArg::Dnf => println!(
-                    "  DNF engine, {baud} baud, option FIFO {FIFO_ENTRIES} entries (NONOGRAM_FIFO_ADDR_BITS={FIFO_ADDR_BITS})"
-                ),
-                EngineArg::Clues => println!("  clue engine, {baud} baud, boards up to 64x64"),
+                images.push(build_image(e, baud, out.join(e.dir()), &pcf, seed, seeds)?);
             }
-            for line in r.to_string().lines() {
-                println!("  {line}");
-            }
-            if (r.lcs_available, r.brams_available) != (HX8K_LCS, HX8K_BRAMS) {
-                println!(
-                    "  (note: nextpnr reports a device of {} LCs, {} BRAMs)",
-                    r.lcs_available, r.brams_available
-                );
-            }
-            let times: Vec<String> = result
-                .steps
-                .iter()
-                .map(|s| format!("{} {:.1} s", s.step, s.time.as_secs_f64()))
-                .collect();
-            println!(
-                "  time         {:.1} s ({})",
-                start.elapsed().as_secs_f64(),
-                times.join(", ")
-            );
-            println!("  bitstream    {}", result.bin.display());
-            println!("  logs         {}", opts.out_dir.display());
+            let flash = out.join("flash.bin");
+            let _ = std::fs::remove_file(&flash);
+            let packed = if engine.is_none() {
+                let bins: Vec<PathBuf> = images.iter().map(|i| i.bin.clone()).collect();
+                let bytes = flow::pack_flash(&bins, &flash)?;
+                println!();
+                println!("flash image  {} ({bytes} bytes, icemulti):", flash.display());
+                for (n, i) in images.iter().enumerate() {
+                    println!(
+                        "  image {n}: {} engine{}, {} logic cells, {} block RAMs, {:.2} MHz",
+                        i.engine.engine().name(),
+                        if n == 0 { " (power-up)" } else { "" },
+                        i.report.lcs_used,
+                        i.report.brams_used,
+                        i.report.fmax_mhz
+                    );
+                }
+                Some((flash.as_path(), bytes))
+            } else {
+                None
+            };
+            let report = flash_report(&images, baud, packed);
+            let report_path = out.join("report.json");
+            std::fs::write(&report_path, serde_json::to_string_pretty(&report)? + "\n")
+                .with_context(|| format!("cannot write {}", report_path.display()))?;
+            println!("report       {}", report_path.display());
+            let target = if packed.is_some() {
+                flash.clone()
+            } else {
+                images[0].bin.clone()
+            };
             println!(
                 "flash it with: cargo run --release -p nonogram-bsp -- flash --bin {}",
-                result.bin.display()
+                target.display()
             );
-            if let Some(n) = seeds {
-                sweep(&opts, n)?;
-            }
         }
         Cmd::Flash { bin } => {
-            let bin = bin.unwrap_or_else(|| EngineArg::Dnf.default_out().join("top.bin"));
+            let bin = bin.unwrap_or_else(|| default_build_dir().join("flash.bin"));
             println!("programming the Alchitry Cu's flash with {} ...", bin.display());
             let text = flow::flash(&bin)?;
             print!("{text}");

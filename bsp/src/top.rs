@@ -1,7 +1,9 @@
 //! The Alchitry Cu top level: the solver core behind the board's pins. There
-//! are two bitstreams, one per engine (they do not fit the HX8K together):
-//! `NonogramTop` around the DNF core (protocol v1, the default) and `ClueTop`
-//! around the clue core (protocol v2).
+//! are two bitstreams, one per engine (they do not fit the HX8K together),
+//! packed into one flash: `NonogramTop` around the DNF core (protocol v1,
+//! image 0, the power-up image) and `ClueTop` around the clue core
+//! (protocol v2, image 1). Each core drives `SB_WARMBOOT` to reboot into
+//! the other on the host's SWITCH.
 //!
 //! RustHDL emits this block as `module top(clock,reset_n,usb_rx,usb_tx,leds)`:
 //! the port names are the field names below, and
@@ -33,6 +35,7 @@ macro_rules! board_top {
             pub leds: Signal<Out, Bits<8>>,
             glue: BoardGlue,
             core: $core,
+            warm_boot: SbWarmBoot,
         }
 
         impl $top {
@@ -57,6 +60,7 @@ macro_rules! board_top {
                     leds: pins::leds(),
                     glue: BoardGlue::new(tick_clocks),
                     core: $core::new(clocks_per_bit),
+                    warm_boot: SbWarmBoot::default(),
                 }
             }
         }
@@ -74,10 +78,42 @@ macro_rules! board_top {
                 self.glue.outcome.next = self.core.outcome.val();
                 self.glue.outcome_valid.next = self.core.outcome_valid.val();
                 self.leds.next = self.glue.leds.val();
+                self.warm_boot.boot.next = self.core.boot.val();
+                self.warm_boot.select.next = self.core.boot_image.val();
             }
         }
     };
 }
+
+/// The iCE40's `SB_WARMBOOT` primitive: when BOOT rises, the FPGA
+/// reconfigures itself from flash image S1 S0 (images packed by icemulti).
+/// yosys's iCE40 library knows it; the blackbox declaration is for the
+/// generic checks (and simulation stands a model in for it).
+#[derive(LogicBlock, Default)]
+pub struct SbWarmBoot {
+    pub boot: Signal<In, Bit>,
+    /// S1 (bit 1) and S0 (bit 0).
+    pub select: Signal<In, Bits<2>>,
+}
+
+impl Logic for SbWarmBoot {
+    fn update(&mut self) {}
+
+    fn connect(&mut self) {}
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Wrapper(Wrapper {
+            code: "SB_WARMBOOT warm_boot(.BOOT(boot), .S1(select[1]), .S0(select[0]));".into(),
+            cores: WARMBOOT_BLACKBOX.into(),
+        })
+    }
+}
+
+/// The declaration of `SB_WARMBOOT` that goes with the top's Verilog.
+pub const WARMBOOT_BLACKBOX: &str = "(* blackbox *)
+module SB_WARMBOOT(input BOOT, input S1, input S0);
+endmodule
+";
 
 board_top!(NonogramTop, NonogramCore);
 board_top!(ClueTop, ClueCore);

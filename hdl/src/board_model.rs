@@ -8,8 +8,8 @@
 use crate::clue::clue_model::{self, ClueVerdict};
 use crate::common::params::{FIFO_ADDR_BITS, FIFO_ENTRIES, MAX_LINE, MAX_LINES};
 use crate::dnf::model::{check_capacity, solve, Verdict};
-use crate::link::protocol::status::{detail, field, outcome};
-use crate::link::protocol::{code, Message, VERSION};
+use crate::link::protocol::status::{detail, engines, field, outcome};
+use crate::link::protocol::{code, image, Message, VERSION};
 
 /// The board side of the host → board stream: a state machine that takes
 /// bytes (and the line's silences and framing errors) and returns a reply
@@ -19,6 +19,7 @@ pub struct BoardModel {
     engine: Engine,
     half: Half,
     state: State,
+    boot: Option<u8>,
 }
 
 /// Which engine the modelled board has (each bitstream has one).
@@ -82,6 +83,12 @@ impl BoardModel {
             engine,
             ..BoardModel::default()
         }
+    }
+
+    /// The flash image a SWITCH asked the board to reboot into, if any (the
+    /// core then holds `SB_WARMBOOT`'s BOOT high).
+    pub fn boot(&self) -> Option<u8> {
+        self.boot
     }
 
     /// The line was idle for the idle timeout: a half message is dropped, a
@@ -185,6 +192,15 @@ impl BoardModel {
                     Engine::Dnf => info_reply(),
                     Engine::Clues => clue_refusal(outcome::INFO, detail::NONE),
                 })
+            }
+            // A reply here is instant, so the board is idle whenever it is
+            // outside a board.
+            (code::SWITCH, State::Idle) => {
+                let image = m.index();
+                if self.boot.is_none() && image < image::SLOTS as u16 && image::FLASH >> image & 1 == 1 {
+                    self.boot = Some(image as u8);
+                }
+                None
             }
             (_, State::Idle) => None,
             (_, State::Rows(_)) => self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
@@ -358,9 +374,19 @@ pub fn refusal(o: u8, d: u8) -> Vec<u8> {
     out
 }
 
-/// The INFO reply to a QUERY: the build parameters (m = n = 0, no cells).
+/// The INFO reply to a QUERY: the build parameters (m = n = 0, no cells),
+/// and field 13, ENGINES: this image's engine and the flash's images.
 pub fn info_reply() -> Vec<u8> {
-    refusal(outcome::INFO, detail::NONE)
+    let mut out = Vec::new();
+    push(&mut out, Message::new(code::START_BOARD, 0, false));
+    push(&mut out, Message::new(code::START_BOARD, 0, false));
+    status_fields(&mut out, outcome::INFO, detail::NONE, 0, 0, 0);
+    push(
+        &mut out,
+        Message::status(field::ENGINES, image::engines_field(engines::DNF, image::FLASH)),
+    );
+    push(&mut out, Message::new(code::END_BOARD, 0, false));
+    out
 }
 
 /// The STATUS fields of a v2 reply, 0..=14 in order, then the eight SEARCH
@@ -381,7 +407,7 @@ fn clue_status(o: u8, d: u8, cycles: u32, passes: u8, nodes: u32, backtracks: u3
         (field::FIFO_ADDR_BITS, 0),
         (field::VERSION, crate::clue::reply::VERSION),
         (field::MAX_LINES, 2 * clue_model::MAX_SIDE as u8),
-        (field::ENGINES, crate::link::protocol::status::engines::CLUES),
+        (field::ENGINES, image::engines_field(engines::CLUES, image::FLASH)),
         (field::CLUE_STORE_BITS, crate::clue::solver::CLUE_STORE_BITS as u8),
     ];
     fields.extend(build.iter().map(|&(f, b)| Message::status(f, b)));
@@ -427,7 +453,7 @@ pub fn clue_refusal(o: u8, d: u8) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::driver::CoreDriver;
+    use crate::bench::driver::{CoreDriver, SerialCore};
     use crate::dnf::options::LineOptions;
     use crate::link::protocol::{encode_board, query_bytes, IDLE_TIMEOUT_BITS};
 
@@ -677,6 +703,87 @@ mod tests {
     }
 
     /// The example in docs/protocol.md, byte for byte.
+    /// SWITCH on both cores, against the model: ignored while a reply is
+    /// being sent, refused inside a board, ignored for an image the flash
+    /// does not hold or a bad index, obeyed when idle; INFO names the
+    /// running engine and the flash's images.
+    fn check_switch<C: SerialCore>(engine: Engine, board: Vec<u8>) {
+        let switch = |image: u16| Message::new(code::SWITCH, image, false).to_bytes();
+        let mut model = BoardModel::new(engine);
+        let mut driver = CoreDriver::<C>::with_core(CPB);
+        let run = |driver: &mut CoreDriver<C>, bytes: &[u8]| {
+            driver.send(bytes);
+            while !driver.quiet() {
+                driver.step();
+            }
+            driver.take_received()
+        };
+        // INFO: field 13 says which engine runs and what the flash holds.
+        let info = run(&mut driver, &query_bytes());
+        assert_eq!(info, model.bytes(&query_bytes()), "{engine:?}: INFO");
+        let reply = crate::clue::clue_protocol::decode_any_reply(&info).unwrap().0;
+        let own = [engines::DNF, engines::CLUES][engine as usize];
+        assert_eq!(reply.engines, image::engines_field(own, image::FLASH));
+        // A SWITCH right behind END_BOARD lands during the solve; one sent
+        // once the reply has begun lands while it goes out. Either way the
+        // reply is whole, and nothing boots.
+        let other = 1 - engine as u16;
+        let expected = model.bytes(&board);
+        let mut stream = board.clone();
+        stream.extend(switch(other));
+        assert_eq!(run(&mut driver, &stream), expected, "{engine:?}: the reply");
+        assert_eq!(driver.boot(), None, "{engine:?}: SWITCH while solving");
+        driver.send(&board);
+        let mut got = vec![];
+        while got.len() < 4 {
+            driver.step();
+            got.extend(driver.take_received());
+        }
+        got.extend(run(&mut driver, &switch(other)));
+        assert_eq!(got, expected, "{engine:?}: the reply");
+        assert_eq!(driver.boot(), None, "{engine:?}: SWITCH while replying");
+        // Inside a board: refused, as code 100 always was.
+        let mut inside = board[..4].to_vec();
+        inside.extend(switch(other));
+        assert_eq!(
+            run(&mut driver, &inside),
+            model.bytes(&inside),
+            "{engine:?}: SWITCH in a board"
+        );
+        assert_eq!((driver.boot(), model.boot()), (None, None));
+        // Images the flash does not hold, and indexes beyond its slots.
+        for image in [2u16, 3, 4, 5, 4095] {
+            assert!(run(&mut driver, &switch(image)).is_empty());
+            assert!(model.bytes(&switch(image)).is_empty());
+            assert_eq!((driver.boot(), model.boot()), (None, None), "image {image}");
+        }
+        // Idle: it boots, with no reply.
+        assert!(run(&mut driver, &switch(other)).is_empty());
+        assert!(model.bytes(&switch(other)).is_empty());
+        assert_eq!(driver.boot(), Some(other as u8), "{engine:?}: SWITCH when idle");
+        assert_eq!(model.boot(), driver.boot());
+    }
+
+    /// The SWITCH example in docs/protocol.md, byte for byte.
+    #[test]
+    fn the_documented_switch_example() {
+        assert_eq!(Message::new(code::SWITCH, 1, false).to_bytes(), [0x80, 0x02]);
+        let info = BoardModel::new(Engine::Clues).bytes(&query_bytes());
+        assert!(info.windows(2).any(|w| w == [0x9A, 0x64]), "{info:02x?}");
+        let info = BoardModel::new(Engine::Dnf).bytes(&query_bytes());
+        let fields = crate::clue::clue_protocol::decode_any_reply(&info).unwrap().0;
+        assert_eq!(fields.engines, 0x31);
+    }
+
+    #[test]
+    fn both_cores_switch_images_only_when_idle_like_the_model() {
+        let (rows, columns) = heart();
+        check_switch::<crate::dnf::core::NonogramCore>(Engine::Dnf, board(&rows, &columns, false));
+        let mut clues = vec![];
+        crate::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut clues);
+        check_switch::<crate::clue::core::ClueCore>(Engine::Clues, clues);
+    }
+
     #[test]
     fn the_documented_example() {
         let hex = |s: &str| -> Vec<u8> {

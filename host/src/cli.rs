@@ -3,7 +3,6 @@
 use crate::link::{self, LinkConfig, DEFAULT_BAUD};
 use crate::puzzle::{Format, Puzzle};
 use crate::report::{self, exit, Report, SearchOptions, SendOptions, Status};
-use crate::solver::LineOutcome;
 use crate::wire;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nonogram_hdl::board_model::Engine;
@@ -357,18 +356,17 @@ fn send(a: &SendArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return print_report(&Report::error(&file, e), a.json),
     };
-    // The simulated board's bitstream: the one asked for, or with `auto`
-    // the default (DNF) one when the puzzle fits it and line logic decides
-    // it, else the clue engine's, which can also search.
-    let sim_engine = a.engine.engine().unwrap_or_else(|| {
-        let decided =
-            || crate::solver::line_solve(&puzzle.rows, &puzzle.columns).outcome != LineOutcome::Stalled;
-        if wire::check_capacity(&puzzle).is_ok() && decided() {
-            Engine::Dnf
-        } else {
-            Engine::Clues
-        }
-    });
+    // The engine the host will choose on a board with both images (the
+    // simulated board's flash, and the real one's): for the simulation's
+    // reply time. The simulated board starts in the image of the engine
+    // asked for, else in image 0 (DNF) as a real board powers up.
+    let sim_engine = report::choose_engine(
+        &puzzle,
+        a.engine.engine(),
+        Engine::Dnf,
+        nonogram_hdl::link::protocol::image::FLASH,
+    );
+    let start_engine = a.engine.engine().unwrap_or(Engine::Dnf);
     // Refuse before touching the port what no board could take.
     let dnf_fit = wire::check_capacity(&puzzle);
     let clue_fit = wire::check_clue_capacity(
@@ -386,7 +384,7 @@ fn send(a: &SendArgs) -> i32 {
         r.message = Some(over.message);
         return print_report(&r, a.json);
     }
-    let link = match open_link(a, sim_engine) {
+    let link = match open_link(a, start_engine) {
         Ok(l) => l,
         Err(e) => {
             let mut r = Report::new(&puzzle, Status::Error);

@@ -11,7 +11,7 @@
 //! board.stop();
 //! ```
 
-use nonogram_hdl::board_model::BoardModel;
+use nonogram_hdl::board_model::{BoardModel, Engine};
 use serialport::SerialPort;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -121,6 +121,16 @@ impl ModelBoard {
                 Ok(n) => {
                     last_byte = Instant::now();
                     for &byte in &buf[..n] {
+                        // A warm boot into another image: a fresh board
+                        // with that image's engine (as the flash has).
+                        if let Some(image) = stream.boot() {
+                            let engine = if image == nonogram_hdl::link::protocol::image::CLUES {
+                                Engine::Clues
+                            } else {
+                                Engine::Dnf
+                            };
+                            stream = BoardModel::new(engine);
+                        }
                         if let Some(reply) = stream.byte(byte) {
                             let reply = match (&self.behaviour, reply) {
                                 (Behaviour::Silent, _) => continue,

@@ -105,6 +105,12 @@ pub enum LinkError {
     Stuck { sent: usize, total: usize },
     #[error("serial I/O error: {0}")]
     Io(#[from] io::Error),
+    #[error("the board did not switch to flash image {image} ({engine} engine): {reason}")]
+    NotSwitched {
+        image: u8,
+        engine: &'static str,
+        reason: String,
+    },
 }
 
 fn describe_received(bytes: &[u8]) -> String {
@@ -347,6 +353,88 @@ pub fn query(port: &mut dyn SerialPort, config: &LinkConfig) -> Result<Reply, Li
         ..config.clone()
     };
     Ok(exchange(port, &query_bytes(), timeout, &quiet)?.reply)
+}
+
+/// How long a board takes to reboot into another flash image: the iCE40
+/// reads a whole image (135 kB for the HX8K) from its SPI flash, tens of
+/// milliseconds; its pins float meanwhile, so bytes heard then are noise.
+pub const REBOOT_TIME: Duration = Duration::from_millis(200);
+
+/// How long after a SWITCH the new image may take to answer QUERY.
+pub const SWITCH_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The engine an INFO reply says is running, and the set of flash images
+/// it says the board holds (bit i: image i). A v1 INFO without the ENGINES
+/// field (a board from before warm boot) runs the DNF engine alone.
+pub fn running(info: &Reply) -> (Engine, u8) {
+    use nonogram_hdl::link::protocol::status::engines;
+    if info.engines == 0 {
+        return (Engine::Dnf, 0);
+    }
+    let engine = if info.engines & engines::CLUES != 0 {
+        Engine::Clues
+    } else {
+        Engine::Dnf
+    };
+    (engine, info.engines >> 4)
+}
+
+/// The flash image that runs `engine`.
+pub fn image_of(engine: Engine) -> u8 {
+    use nonogram_hdl::link::protocol::{image, status::engines};
+    match engine {
+        Engine::Dnf => image::of_engine(engines::DNF),
+        Engine::Clues => image::of_engine(engines::CLUES),
+    }
+}
+
+/// Reboots the board into the flash image of `engine` (SWITCH) and returns
+/// the new image's INFO reply. The board must be idle: it ignores SWITCH
+/// while it loads, solves or replies (the caller has just had an INFO).
+pub fn switch_engine(
+    port: &mut dyn SerialPort,
+    engine: Engine,
+    config: &LinkConfig,
+) -> Result<Reply, LinkError> {
+    use nonogram_hdl::link::protocol::{code, Message};
+    let image = image_of(engine);
+    let not_switched = |reason: String| LinkError::NotSwitched {
+        image,
+        engine: engine.name(),
+        reason,
+    };
+    port.clear(ClearBuffer::Input).map_err(io::Error::from)?;
+    std::thread::sleep(config.idle_before);
+    let stall = Duration::from_secs(2);
+    write_all(
+        port,
+        &Message::new(code::SWITCH, image as u16, false).to_bytes(),
+        stall,
+    )?;
+    port.flush()?;
+    drain_output(port, stall)?;
+    let start = Instant::now();
+    // A slow simulated board (its reply allowance) may need longer.
+    let timeout = SWITCH_TIMEOUT.max(config.reply_timeout.unwrap_or_default());
+    std::thread::sleep(REBOOT_TIME);
+    loop {
+        match query(port, config) {
+            Ok(info) if running(&info).0 == engine => return Ok(info),
+            Ok(info) => {
+                return Err(not_switched(format!(
+                    "it still runs the {} engine",
+                    running(&info).0.name()
+                )))
+            }
+            Err(e) if start.elapsed() > timeout => {
+                return Err(not_switched(format!(
+                    "no INFO reply after {:.0} s ({e})",
+                    timeout.as_secs_f64()
+                )))
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
 }
 
 /// Sends `bytes` (whole messages) and returns the board's decoded reply.

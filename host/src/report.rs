@@ -82,6 +82,9 @@ pub struct Report {
     /// The board's engine that took the puzzle: "dnf" (options, protocol v1)
     /// or "clues" (clues, protocol v2); null when no board was asked.
     pub engine: Option<String>,
+    /// The board was running this other engine and rebooted into `engine`'s
+    /// flash image first (SWITCH); null when it did not switch.
+    pub switched_from: Option<String>,
     /// Solutions: 0, 1, or 2 meaning "two or more"; null if not decided.
     pub solutions: Option<usize>,
     /// Nodes of the host's search, when it searched.
@@ -135,6 +138,7 @@ impl Report {
             other_rows: None,
             solved_by: None,
             engine: None,
+            switched_from: None,
             solutions: None,
             search_nodes: None,
             line_logic: None,
@@ -172,6 +176,7 @@ impl Report {
             other_rows: None,
             solved_by: None,
             engine: None,
+            switched_from: None,
             solutions: None,
             search_nodes: None,
             line_logic: None,
@@ -341,13 +346,17 @@ impl Report {
                 (Some(n), Some(b)) if n > 0 => format!(", {n} search nodes, {b} backtracks"),
                 _ => String::new(),
             };
-            let engine = match self.engine.as_deref() {
+            let mut engine = match self.engine.as_deref() {
                 Some("clues") => "the clue engine".to_string(),
                 _ => format!(
                     "the DNF engine, {} options stored",
                     self.board_options.map_or(self.options, |o| o as u64)
                 ),
             };
+            if let Some(from) = &self.switched_from {
+                let from = if from == "clues" { "clue" } else { "DNF" };
+                engine.push_str(&format!(", after a warm boot from the {from} engine's image"));
+            }
             s.push_str(&format!(
                 "board: {c} cycles ({}) at 100 MHz{passes}{search}, {engine}\n",
                 human_seconds(t),
@@ -584,13 +593,23 @@ fn finish_by_search(
     report
 }
 
-/// The engine a board's INFO reply offers: the clue engine when it has one
-/// (protocol v2), else the DNF engine (a v1 INFO has no ENGINES field).
-pub fn engine_of(info: &nonogram_hdl::link::protocol::Reply) -> Engine {
-    if info.engines & nonogram_hdl::link::protocol::status::engines::CLUES != 0 {
-        Engine::Clues
-    } else {
-        Engine::Dnf
+/// The engine for `puzzle` on a board running `running` whose flash holds
+/// the `images` set: the one `forced`; else the DNF engine (the mission's
+/// engine and the power-up image) when the puzzle fits it and line logic
+/// decides it; else the clue engine, which also searches, when the board
+/// has it; else the one running.
+pub fn choose_engine(puzzle: &Puzzle, forced: Option<Engine>, running: Engine, images: u8) -> Engine {
+    let available = |e: Engine| e == running || images >> link::image_of(e) & 1 == 1;
+    let dnf_decides = || {
+        wire::check_capacity(puzzle).is_ok()
+            && crate::solver::line_solve(&puzzle.rows, &puzzle.columns).outcome
+                != crate::solver::LineOutcome::Stalled
+    };
+    match forced {
+        Some(e) => e,
+        None if available(Engine::Dnf) && (!available(Engine::Clues) || dnf_decides()) => Engine::Dnf,
+        None if available(Engine::Clues) => Engine::Clues,
+        None => running,
     }
 }
 
@@ -615,16 +634,28 @@ fn refusal_text(d: u8) -> &'static str {
 pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &SendOptions) -> Report {
     let mut report = Report::new(puzzle, Status::Error);
     report.baud = Some(options.link.baud);
-    // Ask the board what it is, unless told. A board that does not answer
-    // QUERY (the original design's) has the DNF engine.
-    let info = match options.engine {
-        Some(_) => None,
-        None => link::query(port.as_mut(), &options.link).ok(),
-    };
-    let engine = options
-        .engine
-        .unwrap_or_else(|| info.as_ref().map_or(Engine::Dnf, engine_of));
+    // Ask the board what it runs and what its flash holds. A board that
+    // does not answer QUERY (the original design's) has the DNF engine.
+    let mut info = link::query(port.as_mut(), &options.link).ok();
+    let (running, images) = info.as_ref().map_or((Engine::Dnf, 0), link::running);
+    let engine = choose_engine(puzzle, options.engine, running, images);
     report.engine = Some(engine.name().into());
+    if info.is_some() && engine != running {
+        if images >> link::image_of(engine) & 1 == 0 {
+            report.status = Status::OverCapacity;
+            report.message = Some(format!(
+                "this board has the {} engine only (its flash holds no {} image)",
+                running.name(),
+                engine.name()
+            ));
+            return report;
+        }
+        match link::switch_engine(port.as_mut(), engine, &options.link) {
+            Ok(new_info) => info = Some(new_info),
+            Err(e) => return report.with_error(e),
+        }
+        report.switched_from = Some(running.name().into());
+    }
     let fits = match engine {
         Engine::Dnf => wire::check_capacity(puzzle),
         Engine::Clues => {

@@ -57,11 +57,14 @@ fn model_board_solves_the_examples() {
         let p = example(name);
         let (host, board) = pair();
         let running = ModelBoard::new().spawn(board);
+        // The DNF engine's options (auto would switch several.txt, which
+        // line logic cannot finish, to the clue engine).
         let options = SendOptions {
             link: LinkConfig {
                 reply_timeout: Some(Duration::from_secs(10)),
                 ..LinkConfig::default()
             },
+            engine: Some(nonogram_hdl::board_model::Engine::Dnf),
             ..SendOptions::default()
         };
         let report = send_board(&p, host, &options);

@@ -23,11 +23,11 @@ use nonogram_hdl::clue::core::ClueCore;
 use nonogram_hdl::dnf::core::NonogramCore;
 
 pub use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::link::protocol::IDLE_TIMEOUT_BITS;
+use nonogram_hdl::link::protocol::{self, IDLE_TIMEOUT_BITS};
 use serialport::{SerialPort, TTYPort};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -115,6 +115,9 @@ pub struct Stats {
     busy_nanos: AtomicU64,
     bytes_in: AtomicU64,
     bytes_out: AtomicU64,
+    warm_boots: AtomicU64,
+    /// The flash image running now.
+    image: AtomicU8,
 }
 
 impl Stats {
@@ -132,6 +135,14 @@ impl Stats {
     }
     pub fn bytes_in(&self) -> u64 {
         self.bytes_in.load(Ordering::Relaxed)
+    }
+    /// Times a SWITCH rebooted the board into another flash image.
+    pub fn warm_boots(&self) -> u64 {
+        self.warm_boots.load(Ordering::Relaxed)
+    }
+    /// The engine of the flash image running now.
+    pub fn engine(&self) -> Engine {
+        engine_of_image(self.image.load(Ordering::Relaxed))
     }
     pub fn bytes_out(&self) -> u64 {
         self.bytes_out.load(Ordering::Relaxed)
@@ -162,9 +173,12 @@ impl SimBoard {
         SimBoard::spawn_on(Backend::auto(), engine, faults, None)
     }
 
-    /// Starts a board on `backend`. With Verilator, the core is built first
-    /// unless cached; if that fails, the board says why on stderr and runs
-    /// on RustHDL instead. `waveform`: record every simulated cycle of the
+    /// Starts a board on `backend`, running first the flash image of
+    /// `engine` (image 0, DNF, is the one a real board powers up in). Like
+    /// the real flash it holds both engines' images, and a SWITCH reboots
+    /// it into the other. With Verilator, both cores are built first unless
+    /// cached; if that fails, the board says why on stderr and runs on
+    /// RustHDL instead. `waveform`: record every simulated cycle of the
     /// core into this VCD file (RustHDL only; about a kilobyte a busy cycle).
     pub fn spawn_on(
         backend: Backend,
@@ -172,9 +186,10 @@ impl SimBoard {
         faults: Faults,
         waveform: Option<PathBuf>,
     ) -> io::Result<SimBoard> {
+        let both = || Ok::<_, String>([verilated_core(Engine::Dnf)?, verilated_core(Engine::Clues)?]);
         let verilated = match backend {
-            Backend::Verilator if waveform.is_none() => match verilated_core(engine) {
-                Ok(binary) => Some(binary),
+            Backend::Verilator if waveform.is_none() => match both() {
+                Ok(binaries) => Some(binaries),
                 Err(e) => {
                     eprintln!(
                         "nonogram-sim: the Verilator back end is unavailable ({e}); running on RustHDL"
@@ -201,15 +216,18 @@ impl SimBoard {
                     if let Some(path) = &waveform {
                         bench::record_waveform(path);
                     }
-                    let core = match verilated {
-                        Some(binary) => Box::new(VerilatedCore::start(
-                            &binary,
-                            SIM_CLOCKS_PER_BIT,
-                            faults.rate_error,
-                        )?),
-                        None => rusthdl_core(engine, faults.rate_error),
+                    let rate_error = faults.rate_error;
+                    let boot = |engine: Engine| -> io::Result<Box<dyn SimCore>> {
+                        Ok(match &verilated {
+                            Some(binaries) => Box::new(VerilatedCore::start(
+                                &binaries[engine as usize],
+                                SIM_CLOCKS_PER_BIT,
+                                rate_error,
+                            )?),
+                            None => rusthdl_core(engine, rate_error),
+                        })
                     };
-                    serve(core, near, faults, &stats, &stop)
+                    serve(boot, engine, near, faults, &stats, &stop)
                 })?
         };
         Ok(SimBoard {
@@ -305,6 +323,8 @@ pub trait SimCore: Send {
     /// Cycles worth running between looks at the outside world: a few
     /// milliseconds' worth.
     fn batch(&self) -> u64;
+    /// The flash image the core raised SB_WARMBOOT's BOOT for, if it did.
+    fn boot(&self) -> Option<u8>;
 }
 
 impl<C: SerialCore + Send> SimCore for CoreDriver<C> {
@@ -341,6 +361,9 @@ impl<C: SerialCore + Send> SimCore for CoreDriver<C> {
     fn batch(&self) -> u64 {
         512
     }
+    fn boot(&self) -> Option<u8> {
+        CoreDriver::boot(self)
+    }
 }
 
 impl SimCore for VerilatedCore {
@@ -368,6 +391,9 @@ impl SimCore for VerilatedCore {
     fn batch(&self) -> u64 {
         16_384
     }
+    fn boot(&self) -> Option<u8> {
+        VerilatedCore::boot(self)
+    }
 }
 
 /// A core of `engine` on RustHDL, its UART at [`SIM_CLOCKS_PER_BIT`], the
@@ -394,13 +420,28 @@ pub fn verilator_core(engine: Engine, rate_error: f64) -> io::Result<Box<dyn Sim
     )?))
 }
 
+/// The engine of flash image `image` (the cores boot only images the flash
+/// holds).
+fn engine_of_image(image: u8) -> Engine {
+    if image == protocol::image::CLUES {
+        Engine::Clues
+    } else {
+        Engine::Dnf
+    }
+}
+
+/// Serves the port with the core of `engine`, and with a fresh core of
+/// another image (from `boot`) whenever the running one raises BOOT.
 fn serve(
-    mut core: Box<dyn SimCore>,
+    boot: impl Fn(Engine) -> io::Result<Box<dyn SimCore>>,
+    engine: Engine,
     mut port: TTYPort,
     faults: Faults,
     stats: &Stats,
     stop: &AtomicBool,
 ) -> io::Result<()> {
+    let mut core = boot(engine)?;
+    stats.image.store(engine as u8, Ordering::Relaxed);
     let idle_cycles = IDLE_TIMEOUT_BITS as u64 * SIM_CLOCKS_PER_BIT as u64 + 16;
     let mut buffer = [0u8; 4096];
     let mut received = 0u64;
@@ -460,6 +501,15 @@ fn serve(
             }
             let _ = port.flush();
             stats.bytes_out.fetch_add(out.len() as u64, Ordering::Relaxed);
+        }
+        // A warm boot: the FPGA reconfigures from the image asked for,
+        // every register and memory starting over.
+        if let Some(image) = core.boot() {
+            core = boot(engine_of_image(image))?;
+            stats.image.store(image, Ordering::Relaxed);
+            stats.warm_boots.fetch_add(1, Ordering::Relaxed);
+            idle_done = true;
+            quiet_since = None;
         }
     }
     Ok(())

@@ -125,8 +125,8 @@ pub fn core_verilog(engine: Engine, clocks_per_bit: u32) -> String {
         Engine::Clues => emit::<nonogram_hdl::clue::core::ClueCore>(clocks_per_bit),
     };
     assert!(
-        verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid);"),
-        "the top module's ports changed: the harness drives clock, reset, rx and reads tx, phase"
+        verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid,boot,boot_image);"),
+        "the top module's ports changed: the harness drives clock, reset, rx and reads tx, phase, boot, boot_image"
     );
     verilog
 }
@@ -165,8 +165,32 @@ pub fn cached(verilog: &str, flavor: Flavor) -> Option<PathBuf> {
     binary.is_file().then_some(binary)
 }
 
+/// The board top level's declaration of the iCE40's `SB_WARMBOOT` (an
+/// empty blackbox; `nonogram_bsp::top::WARMBOOT_BLACKBOX`).
+const WARMBOOT_BLACKBOX: &str = "(* blackbox *)
+module SB_WARMBOOT(input BOOT, input S1, input S0);
+endmodule
+";
+
+/// What Verilator runs in its place: it reports, among the harness's
+/// events, the image the FPGA would reboot into when BOOT rises.
+const WARMBOOT_STAND_IN: &str = "module SB_WARMBOOT(input BOOT, input S1, input S0);
+    always @(posedge BOOT) $display(\"warmboot %0d\", {S1, S0});
+endmodule
+";
+
 /// Builds (or finds in the cache) the harness around `verilog`, as `flavor`.
 pub fn build(verilog: &str, flavor: Flavor) -> Result<Built, String> {
+    let stand_in;
+    let verilog = if flavor == Flavor::BoardTop {
+        if !verilog.contains(WARMBOOT_BLACKBOX) {
+            return Err("the board top level does not declare SB_WARMBOOT as expected".into());
+        }
+        stand_in = verilog.replace(WARMBOOT_BLACKBOX, WARMBOOT_STAND_IN);
+        &stand_in
+    } else {
+        verilog
+    };
     let dir = build_dir(verilog, flavor)?;
     let root = cache_root();
     let binary = dir.join("obj").join("nonogram-verilated");
@@ -285,6 +309,8 @@ pub struct VerilatedCore {
     quiet: bool,
     cycles: u64,
     framing_errors: u64,
+    /// The flash image the core asked SB_WARMBOOT for, once it did.
+    boot: Option<u8>,
 }
 
 impl VerilatedCore {
@@ -310,6 +336,7 @@ impl VerilatedCore {
             quiet: true,
             cycles: 0,
             framing_errors: 0,
+            boot: None,
         })
     }
 
@@ -339,11 +366,12 @@ impl VerilatedCore {
         self.to.write_all(&[command])?;
         self.to.write_all(&cycles.to_le_bytes())?;
         self.to.flush()?;
-        let mut head = [0u8; 17];
+        let mut head = [0u8; 18];
         self.from.read_exact(&mut head)?;
         let ran = u64::from_le_bytes(head[0..8].try_into().unwrap());
-        self.framing_errors += u32::from_le_bytes(head[9..13].try_into().unwrap()) as u64;
-        let count = u32::from_le_bytes(head[13..17].try_into().unwrap()) as usize;
+        self.boot = (head[9] != 0xFF).then_some(head[9]);
+        self.framing_errors += u32::from_le_bytes(head[10..14].try_into().unwrap()) as u64;
+        let count = u32::from_le_bytes(head[14..18].try_into().unwrap()) as usize;
         self.cycles += ran;
         let start = self.received.len();
         self.received.resize(start + count, 0);
@@ -369,6 +397,11 @@ impl VerilatedCore {
     /// Bytes from the core with a bad stop bit (never expected).
     pub fn framing_errors(&self) -> u64 {
         self.framing_errors
+    }
+
+    /// The flash image the core raised SB_WARMBOOT's BOOT for, if it did.
+    pub fn boot(&self) -> Option<u8> {
+        self.boot
     }
 }
 

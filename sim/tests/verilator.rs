@@ -189,9 +189,13 @@ fn original_session() -> Session {
     s
 }
 
+/// A query, then a SWITCH while idle: the core raises BOOT (compared
+/// cycle for cycle), and sends nothing.
 fn query_session() -> Session {
-    let mut s = Session::new("a query");
+    let mut s = Session::new("a query and a switch");
     s.step(Wait::Now, "query", query_bytes().to_vec(), Expect::Info);
+    let switch = Message::new(code::SWITCH, 1, false).to_bytes().to_vec();
+    s.step(Wait::Quiet, "switch", switch, Expect::Bytes(vec![]));
     s
 }
 
@@ -356,6 +360,11 @@ struct Events {
     framing_errors: Vec<u64>,
     /// Cycles run after the reset cycle.
     cycles: u64,
+    /// (cycle, image): the core raised SB_WARMBOOT's BOOT (core flavours).
+    boots: Vec<(u64, u8)>,
+    /// (bytes received before, image): the top level's SB_WARMBOOT
+    /// stand-in saw BOOT rise (its line comes in order among the bytes').
+    warm_boots: Vec<(usize, u8)>,
 }
 
 impl Events {
@@ -401,6 +410,9 @@ fn run_driver_on<C: SerialCore>(session: &Session) -> DriverRun {
         if driver.framing_errors() != last_errors {
             last_errors = driver.framing_errors();
             events.framing_errors.push(cycle);
+        }
+        if let Some(image) = driver.boot().filter(|_| events.boots.is_empty()) {
+            events.boots.push((cycle, image));
         }
     };
     let until_quiet = |driver: &mut CoreDriver<C>,
@@ -549,6 +561,13 @@ fn compare(rusthdl: &Events, verilated: &Events) -> Result<(), String> {
     let bytes = |e: &Events| -> Vec<String> { e.bytes.iter().map(|(c, b)| format!("{c}:{b:02x}")).collect() };
     let errors = |e: &Events| -> Vec<String> { e.framing_errors.iter().map(|c| c.to_string()).collect() };
     let phases = |e: &Events| -> Vec<String> { e.phases.iter().map(|(c, p)| format!("{c}:{p}")).collect() };
+    let boots = |e: &Events| -> Vec<String> { e.boots.iter().map(|(c, i)| format!("{c}:{i}")).collect() };
+    first(
+        &mut out,
+        "warm boots (cycle:image)",
+        &boots(rusthdl),
+        &boots(verilated),
+    );
     if rusthdl.cycles != verilated.cycles {
         let _ = writeln!(out, "  cycles: {} vs {}", rusthdl.cycles, verilated.cycles);
     }
@@ -710,6 +729,8 @@ fn run_verilated_at(
                 .bytes
                 .push((num(1), u8::from_str_radix(words[2], 16).unwrap())),
             Some("framing_error") => events.framing_errors.push(num(1)),
+            Some("boot") => events.boots.push((num(1), num(2) as u8)),
+            Some("warmboot") => events.warm_boots.push((events.bytes.len(), num(1) as u8)),
             Some("cycles") => events.cycles = num(1),
             Some("seconds") => seconds = words[1].parse().unwrap(),
             _ => {}
@@ -806,7 +827,12 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[test]
-fn a_query_gets_the_same_reply_from_the_verilog() {
+fn a_query_and_a_switch_get_the_same_answers_from_the_verilog() {
+    let booted = run_driver(&query_session()).events.boots;
+    assert!(
+        matches!(booted[..], [(_, 1)]),
+        "the SWITCH booted image 1: {booted:?}"
+    );
     check_sessions(vec![query_session()], &[]);
 }
 
@@ -998,6 +1024,60 @@ fn check_board_top(engine: Engine, board: Vec<u8>) {
 fn the_dnf_board_top_level_at_the_real_divisor() {
     let (_, rows, columns) = original_boards().remove(0);
     check_board_top(Engine::Dnf, board_bytes(&rows, &columns, true));
+}
+
+/// SWITCH at the top level, at the real divisor: one that arrives while the
+/// reply is going out leaves the reply whole and boots nothing; one sent
+/// when the board is idle raises SB_WARMBOOT's BOOT with S1 S0 = the other
+/// image, and nothing more is sent.
+fn check_board_top_switch(engine: Engine, board: Vec<u8>) {
+    let Some(shared) = start_build(engine, Flavor::BoardTop) else {
+        eprintln!("skipped the board top level SWITCH check: verilator is not installed");
+        return;
+    };
+    let binary = binary(shared);
+    let bit = BOARD_CPB as u64;
+    let other = 1 - engine as u16;
+    let switch = Message::new(code::SWITCH, other, false).to_bytes().to_vec();
+    let mut model = BoardModel::new(engine);
+    let reply = model.bytes(&board);
+    let mut early = board.clone();
+    early.extend(&switch);
+    let first_at = 1_000;
+    let idle_at = first_at + (early.len() + reply.len() + 8) as u64 * 10 * bit + 2_000_000;
+    let end = idle_at + 4 * 10 * bit;
+    let schedule = vec![(first_at, early), (idle_at, switch)];
+    let (events, _) = run_verilated_at(
+        &binary,
+        BOARD_CPB,
+        &schedule,
+        end,
+        None,
+        &format!("switch-{engine:?}"),
+    );
+    assert_eq!(
+        hex(&events.received()),
+        hex(&reply),
+        "{engine:?}: the reply, whole"
+    );
+    assert!(
+        events.bytes.last().unwrap().0 < idle_at,
+        "the reply ended before the second SWITCH"
+    );
+    assert_eq!(
+        events.warm_boots,
+        [(reply.len(), other as u8)],
+        "{engine:?}: one warm boot, into the other image, after the whole reply"
+    );
+}
+
+#[test]
+fn the_board_top_levels_warm_boot_only_when_idle() {
+    let (_, rows, columns) = original_boards().remove(0);
+    check_board_top_switch(Engine::Dnf, board_bytes(&rows, &columns, false));
+    let mut bytes = vec![];
+    nonogram_hdl::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut bytes);
+    check_board_top_switch(Engine::Clues, bytes);
 }
 
 #[test]

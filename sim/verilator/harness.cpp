@@ -23,6 +23,7 @@
 //   phase CYCLE VALUE        the `phase` output changed (and its value after the reset cycle, at 0)
 //   byte CYCLE HEX           a byte arrived from `tx` at the end of this cycle
 //   framing_error CYCLE      a byte from `tx` had a low stop bit
+//   boot CYCLE IMAGE         the core raised SB_WARMBOOT's BOOT for flash image IMAGE
 //   cycles N                 cycles run (the reset cycle not counted)
 //   seconds S                wall time of the N cycles
 //   received HEX...          every byte received, in order
@@ -37,7 +38,7 @@
 //   'b' N:u32 BYTES[N]   queue host bytes for rx            (no reply)
 //   'r' N:u64            run N cycles                        -> reply
 //   'u' N:u64            run up to N cycles, until QUIET     -> reply
-//   reply: RAN:u64 QUIET:u8 FRAMING:u32 COUNT:u32 BYTES[COUNT]
+//   reply: RAN:u64 QUIET:u8 BOOT:u8 FRAMING:u32 COUNT:u32 BYTES[COUNT]
 //
 // SEND_PERIOD is the host's clocks per bit as a decimal (CPB × (1 + rate
 // error)), and the rx levels are computed from it in double precision as
@@ -46,7 +47,9 @@
 // receiving. RAN is the cycles run, BYTES what arrived from tx meanwhile
 // and FRAMING how many bytes came with a low stop bit (dropped).
 // 'u' keeps a fast simulation from running the line idle past the core's
-// idle timeout while the host is still writing. EOF ends it.
+// idle timeout while the host is still writing. BOOT is the flash image the
+// core asked SB_WARMBOOT for (0xFF: none); such a core runs no further
+// cycles, as the FPGA is being reconfigured. EOF ends it.
 
 // Built with -DBOARD_TOP, it runs the Alchitry Cu top level instead of the
 // core: the pins are usb_rx and usb_tx, "phase" reports the eight LEDs, and
@@ -74,12 +77,18 @@
 #define PIN_TX usb_tx
 #define PIN_PHASE leds
 #define RESET_CYCLE(core, on) ((core).reset_n = 1)
+// The top level's SB_WARMBOOT reports itself (see verilated.rs).
+#define BOOT_OF(core) NO_BOOT
 #else
 #define PIN_RX rx
 #define PIN_TX tx
 #define PIN_PHASE phase
 #define RESET_CYCLE(core, on) ((core).reset = (on))
+#define BOOT_OF(core) ((core).boot ? unsigned((core).boot_image) : NO_BOOT)
 #endif
+
+// BOOT_OF when the core has not asked SB_WARMBOOT for another image.
+constexpr unsigned NO_BOOT = 0xFF;
 
 namespace {
 
@@ -227,7 +236,9 @@ int serve(int argc, char** argv) {
         if (!read_exact(&cycles, 8)) break;
         uint64_t ran = 0;
         uint32_t framing = 0;
-        while (ran < cycles && !(until_quiet && pins.to_core.empty() && calm >= CALM_CYCLES)) {
+        // A core that raised BOOT is being reconfigured: it runs no further.
+        while (ran < cycles && BOOT_OF(core) == NO_BOOT &&
+               !(until_quiet && pins.to_core.empty() && calm >= CALM_CYCLES)) {
             ++ran;
             pins.drive(core);
             unsigned phase = core.PIN_PHASE;
@@ -241,9 +252,11 @@ int serve(int argc, char** argv) {
             }
         }
         uint8_t quiet = pins.to_core.empty() && calm >= CALM_CYCLES;
+        uint8_t boot = uint8_t(BOOT_OF(core));
         uint32_t count = uint32_t(received.size());
         std::fwrite(&ran, 8, 1, stdout);
         std::fwrite(&quiet, 1, 1, stdout);
+        std::fwrite(&boot, 1, 1, stdout);
         std::fwrite(&framing, 4, 1, stdout);
         std::fwrite(&count, 4, 1, stdout);
         if (count) std::fwrite(received.data(), 1, count, stdout);
@@ -297,6 +310,7 @@ int main(int argc, char** argv) {
     size_t next_chunk = 0;
     std::vector<uint8_t> received;
     unsigned last_phase = core.PIN_PHASE;
+    unsigned last_boot = NO_BOOT;
     std::printf("phase 0 %u\n", last_phase);
 
     auto start = std::chrono::steady_clock::now();
@@ -311,6 +325,10 @@ int main(int argc, char** argv) {
         if (phase != last_phase) {
             std::printf("phase %llu %u\n", (unsigned long long)cycle, phase);
             last_phase = phase;
+        }
+        if (BOOT_OF(core) != last_boot) {
+            last_boot = BOOT_OF(core);
+            std::printf("boot %llu %u\n", (unsigned long long)cycle, last_boot);
         }
         uint8_t byte;
         switch (pins.listen(core, byte)) {

@@ -18,6 +18,8 @@ pub trait SerialCore: Block {
     fn tx(&self) -> bool;
     /// One of [`phase`].
     fn phase(&self) -> u8;
+    /// The flash image the core holds `SB_WARMBOOT`'s BOOT high for.
+    fn boot(&self) -> Option<u8>;
 }
 
 macro_rules! serial_core {
@@ -40,6 +42,9 @@ macro_rules! serial_core {
             }
             fn phase(&self) -> u8 {
                 self.phase.val().to_u8()
+            }
+            fn boot(&self) -> Option<u8> {
+                self.boot.val().then(|| self.boot_image.val().to_u8())
             }
         }
     };
@@ -140,6 +145,11 @@ impl<C: SerialCore> CoreDriver<C> {
     /// What the core is doing (see [`phase`]).
     pub fn phase(&self) -> u8 {
         self.core.phase()
+    }
+
+    /// The flash image the core asked `SB_WARMBOOT` to boot, if it did.
+    pub fn boot(&self) -> Option<u8> {
+        self.core.boot()
     }
 
     /// True when stepping would change nothing but the core's idle timers:

@@ -9,9 +9,11 @@ use crate::clue::reply::ClueReply;
 use crate::clue::solver::ClueSolver;
 use crate::constant;
 use crate::dnf::core::phase;
+use crate::link::protocol::image;
 use crate::link::protocol::status::outcome;
 use crate::link::uart_rx::UartRx;
 use crate::link::uart_tx::UartTx;
+use crate::link::warm_boot::WarmBoot;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -28,11 +30,15 @@ pub struct ClueCore {
     /// The last outcome (protocol::status::outcome), valid when `outcome_valid`.
     pub outcome: Signal<Out, Bits<3>>,
     pub outcome_valid: Signal<Out, Bit>,
+    /// To `SB_WARMBOOT`: BOOT, and the image to boot (S1, S0).
+    pub boot: Signal<Out, Bit>,
+    pub boot_image: Signal<Out, Bits<2>>,
     uart_rx: UartRx,
     parser: ClueParser,
     engine: ClueSolver,
     reply: ClueReply,
     uart_tx: UartTx,
+    warm_boot: WarmBoot,
     outcome_q: DFF<Bits<3>>,
     outcome_valid_q: DFF<Bit>,
     phase_q: DFF<Bits<2>>,
@@ -55,11 +61,14 @@ impl ClueCore {
             phase: Default::default(),
             outcome: Default::default(),
             outcome_valid: Default::default(),
+            boot: Default::default(),
+            boot_image: Default::default(),
             uart_rx: UartRx::new(clocks_per_bit),
             parser: ClueParser::new(clocks_per_bit),
             engine: Default::default(),
             reply: Default::default(),
             uart_tx: UartTx::new(clocks_per_bit),
+            warm_boot: WarmBoot::new(image::FLASH),
             outcome_q: Default::default(),
             outcome_valid_q: Default::default(),
             phase_q: Default::default(),
@@ -82,6 +91,7 @@ impl Logic for ClueCore {
         self.engine.clock.next = self.clock.val();
         self.reply.clock.next = self.clock.val();
         self.uart_tx.clock.next = self.clock.val();
+        self.warm_boot.clock.next = self.clock.val();
 
         // Host → parser → the engine's clue store.
         self.uart_rx.rx.next = self.rx.val();
@@ -129,6 +139,18 @@ impl Logic for ClueCore {
         self.uart_tx.start.next = self.reply.tx_start.val();
         self.reply.tx_ready.next = self.uart_tx.ready.val();
         self.tx.next = self.uart_tx.tx.val();
+
+        // SWITCH → warm boot, only while nothing is going on.
+        self.warm_boot.reset.next = self.reset.val();
+        self.warm_boot.request.next = self.parser.switch.val();
+        self.warm_boot.image.next = self.parser.switch_image.val();
+        self.warm_boot.idle.next = !self.parser.loading.val()
+            & !self.engine.busy.val()
+            & !self.engine.done.val()
+            & !self.reply.busy.val()
+            & self.uart_tx.ready.val();
+        self.boot.next = self.warm_boot.boot.val();
+        self.boot_image.next = self.warm_boot.select.val();
 
         // Status for LEDs and the simulated board (registered, as in core.rs;
         // from a register of the transmitter's `ready`, whose timer compare
@@ -348,7 +370,7 @@ mod tests {
         let reply = decode_reply(&info).unwrap().0;
         assert_eq!(
             (reply.outcome, reply.version, reply.engines),
-            (status::outcome::INFO, 2, 2)
+            (status::outcome::INFO, 2, 0x32)
         );
         assert_eq!(
             (reply.max_line, reply.max_lines, reply.clue_store_bits),

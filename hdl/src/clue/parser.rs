@@ -70,6 +70,9 @@ pub struct ClueParser {
     pub refuse_detail: Signal<Out, Bits<8>>,
     /// Pulse: the host asked for the build parameters.
     pub query: Signal<Out, Bit>,
+    /// Pulse: a SWITCH outside a board, asking for flash image `switch_image`.
+    pub switch: Signal<Out, Bit>,
+    pub switch_image: Signal<Out, Bits<12>>,
     /// High while a board is being received.
     pub loading: Signal<Out, Bit>,
     framer: MessageFramer,
@@ -78,6 +81,7 @@ pub struct ClueParser {
     act: DFF<Bit>,
     is_start_board: DFF<Bit>,
     is_query: DFF<Bit>,
+    is_switch: DFF<Bit>,
     is_start_line: DFF<Bit>,
     is_blocks: DFF<Bit>,
     is_end_board: DFF<Bit>,
@@ -106,6 +110,7 @@ pub struct ClueParser {
     budget_q: DFF<Bits<12>>,
     refuse_q: DFF<Bit>,
     query_q: DFF<Bit>,
+    switch_q: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,
     detail_q: DFF<Bits<8>>,
     /// A block can be stored: its line and the store have room.
@@ -118,6 +123,7 @@ pub struct ClueParser {
     code_blocks: Constant<Bits<3>>,
     code_end_board: Constant<Bits<3>>,
     code_query: Constant<Bits<3>>,
+    code_switch: Constant<Bits<3>>,
     malformed: Constant<Bits<3>>,
     over_capacity: Constant<Bits<3>>,
     bad_size: Constant<Bits<8>>,
@@ -163,12 +169,15 @@ impl ClueParser {
             refuse_outcome: Default::default(),
             refuse_detail: Default::default(),
             query: Default::default(),
+            switch: Default::default(),
+            switch_image: Default::default(),
             loading: Default::default(),
             framer,
             state: Default::default(),
             act: Default::default(),
             is_start_board: Default::default(),
             is_query: Default::default(),
+            is_switch: Default::default(),
             is_start_line: Default::default(),
             is_blocks: Default::default(),
             is_end_board: Default::default(),
@@ -194,6 +203,7 @@ impl ClueParser {
             budget_q: Default::default(),
             refuse_q: Default::default(),
             query_q: Default::default(),
+            switch_q: Default::default(),
             outcome_q: Default::default(),
             detail_q: Default::default(),
             room: Default::default(),
@@ -205,6 +215,7 @@ impl ClueParser {
             code_blocks: constant(code::ASSIGN),
             code_end_board: constant(code::END_BOARD),
             code_query: constant(code::QUERY),
+            code_switch: constant(code::SWITCH),
             malformed: constant(status::outcome::MALFORMED),
             over_capacity: constant(status::outcome::OVER_CAPACITY),
             bad_size: constant(status::detail::BAD_SIZE),
@@ -228,6 +239,7 @@ impl Logic for ClueParser {
             act,
             is_start_board,
             is_query,
+            is_switch,
             is_start_line,
             is_blocks,
             is_end_board,
@@ -253,6 +265,7 @@ impl Logic for ClueParser {
             budget_q,
             refuse_q,
             query_q,
+            switch_q,
             outcome_q,
             detail_q
         );
@@ -272,6 +285,8 @@ impl Logic for ClueParser {
         self.refuse_outcome.next = self.outcome_q.q.val();
         self.refuse_detail.next = self.detail_q.q.val();
         self.query.next = self.query_q.q.val();
+        self.switch.next = self.switch_q.q.val();
+        self.switch_image.next = self.framer.message.val().get_bits::<12>(1);
         self.loading.next = (self.state.q.val() == ParseState::GotRows)
             | (self.state.q.val() == ParseState::ExpectFirstLine)
             | (self.state.q.val() == ParseState::InLine);
@@ -281,6 +296,7 @@ impl Logic for ClueParser {
         self.solve_q.d.next = false;
         self.refuse_q.d.next = false;
         self.query_q.d.next = false;
+        self.switch_q.d.next = false;
         self.second_pending.d.next = false;
         self.room.next =
             (self.blocks.q.val() != self.max_blocks.val()) & (self.stored.q.val() != self.store_size.val());
@@ -312,6 +328,7 @@ impl Logic for ClueParser {
             self.is_start_board.d.next =
                 self.framer.message.val().get_bits::<3>(13) == self.code_start_board.val();
             self.is_query.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_query.val();
+            self.is_switch.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_switch.val();
             self.is_start_line.d.next =
                 self.framer.message.val().get_bits::<3>(13) == self.code_start_line.val();
             self.is_blocks.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_blocks.val();
@@ -363,6 +380,11 @@ impl Logic for ClueParser {
                 self.abort_q.d.next = true;
                 self.query_q.d.next = true;
                 self.state.d.next = ParseState::Idle;
+            } else if self.is_switch.q.val()
+                & ((self.state.q.val() == ParseState::Idle) | (self.state.q.val() == ParseState::Solving))
+            {
+                // Outside a board: the core reboots if it is idle.
+                self.switch_q.d.next = true;
             } else if (self.state.q.val() == ParseState::GotRows)
                 | (self.state.q.val() == ParseState::ExpectFirstLine)
                 | (self.state.q.val() == ParseState::InLine)

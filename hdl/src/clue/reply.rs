@@ -17,7 +17,7 @@
 use crate::clue::solver::CLUE_STORE_BITS;
 use crate::common::params::CYCLE_BITS;
 use crate::constant;
-use crate::link::protocol::{code, status};
+use crate::link::protocol::{code, image, status};
 use rust_hdl::prelude::*;
 
 /// The protocol version the clue engine's board reports.
@@ -236,7 +236,7 @@ impl Default for ClueReply {
             max_line: constant(crate::clue::clue_model::MAX_SIDE as u64),
             version: constant(VERSION),
             max_lines: constant(2 * crate::clue::clue_model::MAX_SIDE as u64),
-            engines: constant(status::engines::CLUES),
+            engines: constant(image::engines_field(status::engines::CLUES, image::FLASH)),
             clue_store_bits: constant(CLUE_STORE_BITS as u64),
             last_step: constant(status::field::SEARCH as u64 + 7),
             contradiction: constant(status::outcome::CONTRADICTION),

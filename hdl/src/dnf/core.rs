@@ -6,8 +6,10 @@ use crate::common::params::COUNT_BITS;
 use crate::dnf::parser::MessageParser;
 use crate::dnf::reply::ReplyAssembler;
 use crate::dnf::solver::Solver;
+use crate::link::protocol::image;
 use crate::link::uart_rx::UartRx;
 use crate::link::uart_tx::UartTx;
+use crate::link::warm_boot::WarmBoot;
 use rust_hdl::prelude::*;
 
 /// What the core is doing, on its `phase` output.
@@ -32,11 +34,15 @@ pub struct NonogramCore {
     /// The last outcome (protocol::status::outcome), valid when `outcome_valid`.
     pub outcome: Signal<Out, Bits<3>>,
     pub outcome_valid: Signal<Out, Bit>,
+    /// To `SB_WARMBOOT`: BOOT, and the image to boot (S1, S0).
+    pub boot: Signal<Out, Bit>,
+    pub boot_image: Signal<Out, Bits<2>>,
     uart_rx: UartRx,
     parser: MessageParser,
     solver: Solver,
     reply: ReplyAssembler,
     uart_tx: UartTx,
+    warm_boot: WarmBoot,
     options_loaded: DFF<Bits<COUNT_BITS>>,
     outcome_q: DFF<Bits<3>>,
     outcome_valid_q: DFF<Bit>,
@@ -55,11 +61,14 @@ impl NonogramCore {
             phase: Default::default(),
             outcome: Default::default(),
             outcome_valid: Default::default(),
+            boot: Default::default(),
+            boot_image: Default::default(),
             uart_rx: UartRx::new(clocks_per_bit),
             parser: MessageParser::new(clocks_per_bit),
             solver: Default::default(),
             reply: Default::default(),
             uart_tx: UartTx::new(clocks_per_bit),
+            warm_boot: WarmBoot::new(image::FLASH),
             options_loaded: Default::default(),
             outcome_q: Default::default(),
             outcome_valid_q: Default::default(),
@@ -78,6 +87,7 @@ impl Logic for NonogramCore {
         self.solver.clock.next = self.clock.val();
         self.reply.clock.next = self.clock.val();
         self.uart_tx.clock.next = self.clock.val();
+        self.warm_boot.clock.next = self.clock.val();
 
         // Host → parser.
         self.uart_rx.rx.next = self.rx.val();
@@ -126,6 +136,18 @@ impl Logic for NonogramCore {
         self.uart_tx.start.next = self.reply.tx_start.val();
         self.reply.tx_ready.next = self.uart_tx.ready.val();
         self.tx.next = self.uart_tx.tx.val();
+
+        // SWITCH → warm boot, only while nothing is going on.
+        self.warm_boot.reset.next = self.reset.val();
+        self.warm_boot.request.next = self.parser.switch.val();
+        self.warm_boot.image.next = self.parser.switch_image.val();
+        self.warm_boot.idle.next = !self.parser.loading.val()
+            & !self.solver.busy.val()
+            & !self.solver.done.val()
+            & !self.reply.busy.val()
+            & self.uart_tx.ready.val();
+        self.boot.next = self.warm_boot.boot.val();
+        self.boot_image.next = self.warm_boot.select.val();
 
         // Status for LEDs and the simulated board.
         // (Registered: the LEDs' logic is far from the UART's.)

@@ -66,6 +66,9 @@ pub struct MessageParser {
     pub refuse_detail: Signal<Out, Bits<8>>,
     /// Pulse: the host asked for the build parameters.
     pub query: Signal<Out, Bit>,
+    /// Pulse: a SWITCH outside a board, asking for flash image `switch_image`.
+    pub switch: Signal<Out, Bit>,
+    pub switch_image: Signal<Out, Bits<12>>,
     /// High while a board is being received.
     pub loading: Signal<Out, Bit>,
     framer: MessageFramer,
@@ -74,6 +77,7 @@ pub struct MessageParser {
     act: DFF<Bit>,
     is_start_board: DFF<Bit>,
     is_query: DFF<Bit>,
+    is_switch: DFF<Bit>,
     is_start_line: DFF<Bit>,
     is_end_board: DFF<Bit>,
     is_assign: DFF<Bit>,
@@ -100,6 +104,7 @@ pub struct MessageParser {
     solve_q: DFF<Bit>,
     refuse_q: DFF<Bit>,
     query_q: DFF<Bit>,
+    switch_q: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,
     detail_q: DFF<Bits<8>>,
     max_line: Constant<Bits<12>>,
@@ -111,6 +116,7 @@ pub struct MessageParser {
     code_end_line: Constant<Bits<3>>,
     code_end_board: Constant<Bits<3>>,
     code_query: Constant<Bits<3>>,
+    code_switch: Constant<Bits<3>>,
     malformed: Constant<Bits<3>>,
     over_capacity: Constant<Bits<3>>,
     bad_size: Constant<Bits<8>>,
@@ -155,12 +161,15 @@ impl MessageParser {
             refuse_outcome: Default::default(),
             refuse_detail: Default::default(),
             query: Default::default(),
+            switch: Default::default(),
+            switch_image: Default::default(),
             loading: Default::default(),
             framer,
             state: Default::default(),
             act: Default::default(),
             is_start_board: Default::default(),
             is_query: Default::default(),
+            is_switch: Default::default(),
             is_start_line: Default::default(),
             is_end_board: Default::default(),
             is_assign: Default::default(),
@@ -186,6 +195,7 @@ impl MessageParser {
             solve_q: Default::default(),
             refuse_q: Default::default(),
             query_q: Default::default(),
+            switch_q: Default::default(),
             outcome_q: Default::default(),
             detail_q: Default::default(),
             max_line: Constant::new((MAX_LINE as u64).into()),
@@ -197,6 +207,7 @@ impl MessageParser {
             code_end_line: constant(code::END_LINE),
             code_end_board: constant(code::END_BOARD),
             code_query: constant(code::QUERY),
+            code_switch: constant(code::SWITCH),
             malformed: constant(status::outcome::MALFORMED),
             over_capacity: constant(status::outcome::OVER_CAPACITY),
             bad_size: constant(status::detail::BAD_SIZE),
@@ -221,6 +232,7 @@ impl Logic for MessageParser {
             act,
             is_start_board,
             is_query,
+            is_switch,
             is_start_line,
             is_end_board,
             is_assign,
@@ -246,6 +258,7 @@ impl Logic for MessageParser {
             solve_q,
             refuse_q,
             query_q,
+            switch_q,
             outcome_q,
             detail_q
         );
@@ -262,6 +275,8 @@ impl Logic for MessageParser {
         self.refuse_outcome.next = self.outcome_q.q.val();
         self.refuse_detail.next = self.detail_q.q.val();
         self.query.next = self.query_q.q.val();
+        self.switch.next = self.switch_q.q.val();
+        self.switch_image.next = self.framer.message.val().get_bits::<12>(1);
         self.loading.next = (self.state.q.val() == ParseState::GotRows)
             | (self.state.q.val() == ParseState::ExpectLine)
             | (self.state.q.val() == ParseState::InLine);
@@ -271,6 +286,7 @@ impl Logic for MessageParser {
         self.solve_q.d.next = false;
         self.refuse_q.d.next = false;
         self.query_q.d.next = false;
+        self.switch_q.d.next = false;
 
         // Bytes → messages; the line's silences.
         self.framer.clock.next = self.clock.val();
@@ -300,6 +316,7 @@ impl Logic for MessageParser {
             self.is_start_board.d.next =
                 self.framer.message.val().get_bits::<3>(13) == self.code_start_board.val();
             self.is_query.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_query.val();
+            self.is_switch.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_switch.val();
             self.is_start_line.d.next =
                 self.framer.message.val().get_bits::<3>(13) == self.code_start_line.val();
             self.is_end_board.d.next =
@@ -361,6 +378,11 @@ impl Logic for MessageParser {
                 self.abort_q.d.next = true;
                 self.query_q.d.next = true;
                 self.state.d.next = ParseState::Idle;
+            } else if self.is_switch.q.val()
+                & ((self.state.q.val() == ParseState::Idle) | (self.state.q.val() == ParseState::Solving))
+            {
+                // Outside a board: the core reboots if it is idle.
+                self.switch_q.d.next = true;
             } else {
                 match self.state.q.val() {
                     ParseState::GotRows => {

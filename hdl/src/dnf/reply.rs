@@ -4,14 +4,15 @@
 //! Every reply is START_BOARD m, START_BOARD n, the m·n cells in row-major
 //! order (board replies only: ASSIGN with the value, or UNKNOWN), the STATUS
 //! fields 0..=12 in order, END_BOARD. Refusals and INFO replies carry m = n = 0
-//! and no cells. An abort stops the reply at the next message boundary, so
+//! and no cells; an INFO reply adds field 13, ENGINES (the running engine and
+//! the flash's images), after field 12. An abort stops the reply at the next message boundary, so
 //! the host never sees half a message.
 
 use crate::common::params::{
     COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES,
 };
 use crate::constant;
-use crate::link::protocol::{code, status, VERSION};
+use crate::link::protocol::{code, image, status, VERSION};
 use rust_hdl::prelude::*;
 
 // The status multiplexer numbers the fields 0..=12 in this order.
@@ -19,6 +20,7 @@ const _: () = {
     use status::field::*;
     assert!(OUTCOME == 0 && DETAIL == 1 && CYCLES_0 == 2 && PASSES == 6 && OPTIONS_0 == 7);
     assert!(MAX_LINE == 9 && FIFO_ADDR_BITS == 10 && VERSION == 11 && MAX_LINES == 12);
+    assert!(ENGINES == 13);
 };
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -88,7 +90,11 @@ pub struct ReplyAssembler {
     fifo_addr_bits: Constant<Bits<8>>,
     version: Constant<Bits<8>>,
     max_lines: Constant<Bits<8>>,
-    last_field: Constant<Bits<4>>,
+    engines: Constant<Bits<8>>,
+    /// 12 (MAX_LINES) for board and refusal replies, 13 (ENGINES) for INFO.
+    last_field: DFF<Bits<4>>,
+    board_last_field: Constant<Bits<4>>,
+    info_last_field: Constant<Bits<4>>,
     contradiction: Constant<Bits<3>>,
 }
 
@@ -144,7 +150,10 @@ impl Default for ReplyAssembler {
             fifo_addr_bits: constant(FIFO_ADDR_BITS as u64),
             version: constant(VERSION),
             max_lines: constant(MAX_LINES as u64),
-            last_field: constant(status::field::MAX_LINES),
+            engines: constant(image::engines_field(status::engines::DNF, image::FLASH)),
+            last_field: Default::default(),
+            board_last_field: constant(status::field::MAX_LINES),
+            info_last_field: constant(status::field::ENGINES),
             contradiction: constant(status::outcome::CONTRADICTION),
         }
     }
@@ -172,7 +181,8 @@ impl Logic for ReplyAssembler {
             passes_q,
             options_q,
             last_column,
-            last_row
+            last_row,
+            last_field
         );
         self.next_row.next = false;
         // Registered: a cell message is made at most every other cycle (it
@@ -236,6 +246,9 @@ impl Logic for ReplyAssembler {
         if self.step.q.val() == 12 {
             self.status_byte.next = self.max_lines.val();
         }
+        if self.step.q.val() == 13 {
+            self.status_byte.next = self.engines.val();
+        }
         // Make the next message once the last one is on its way.
         if !self.pending.q.val() {
             match self.phase.q.val() {
@@ -283,7 +296,7 @@ impl Logic for ReplyAssembler {
                         | (bit_cast::<16, 4>(self.step.q.val()) << 9)
                         | (bit_cast::<16, 8>(self.status_byte.val()) << 1);
                     self.step.d.next = self.step.q.val() + 1;
-                    if self.step.q.val() == self.last_field.val() {
+                    if self.step.q.val() == self.last_field.q.val() {
                         self.phase.d.next = ReplyPhase::Footer;
                     }
                 }
@@ -309,6 +322,7 @@ impl Logic for ReplyAssembler {
             self.cycles_q.d.next = 0.into();
             self.passes_q.d.next = 0.into();
             self.options_q.d.next = 0.into();
+            self.last_field.d.next = self.board_last_field.val();
         }
         if self.board_done.val() {
             self.rows_q.d.next = self.rows.val();
@@ -327,6 +341,7 @@ impl Logic for ReplyAssembler {
         }
         if self.query.val() {
             self.outcome_q.d.next = self.info.val();
+            self.last_field.d.next = self.info_last_field.val();
         }
         // An abort stops making messages; the pending one still goes out.
         // It wins over a verdict in the same cycle, which is the abandoned

@@ -6,3 +6,4 @@ pub mod framer;
 pub mod protocol;
 pub mod uart_rx;
 pub mod uart_tx;
+pub mod warm_boot;

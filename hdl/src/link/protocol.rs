@@ -21,6 +21,12 @@ pub mod code {
     pub const QUERY: u8 = 0b011;
     /// Board → host: one field of the outcome (see [`status`]).
     pub const STATUS: u8 = 0b100;
+    /// Host → board (v1 and v2 alike), outside a board: reboot into flash
+    /// image `index` (see [`super::image`]). The board obeys only when it is
+    /// idle (not loading, solving or replying) and the flash holds that
+    /// image; otherwise it ignores the message. Inside a board it is
+    /// refused as UNEXPECTED, as code `100` always was.
+    pub const SWITCH: u8 = 0b100;
     /// Host → board: closes the current option; the next begins.
     pub const NEXT_OPTION: u8 = 0b010;
     /// Board → host (v2, SEVERAL): 13 cells in which a second solution differs.
@@ -56,8 +62,11 @@ pub mod status {
         pub const VERSION: u8 = 11;
         /// Most lines (rows + columns) the build takes: an INFO reply field.
         pub const MAX_LINES: u8 = 12;
-        /// The engines the build has, a set of [`super::engines`] bits (v2
-        /// replies only; a v1 reply's board has the DNF engine alone).
+        /// The engine this image runs and the images the flash holds: bits
+        /// 0..=3 the running image's [`super::engines`] bit, bits 4..=7 one
+        /// bit per flash image (bit 4 + i: image i, which runs engine bit i;
+        /// see [`crate::link::protocol::image`]). In every v2 reply, and in
+        /// v1 INFO replies only (v1 board replies stay as they were).
         pub const ENGINES: u8 = 13;
         /// log2 of the blocks the clue store holds (v2 replies only).
         pub const CLUE_STORE_BITS: u8 = 14;
@@ -124,6 +133,35 @@ pub mod status {
         /// board's blocks overflow its clue store.
         pub const TOO_MANY_BLOCKS: u8 = 9;
     }
+}
+
+/// Flash images: image `i` runs the engine whose [`status::engines`] bit is
+/// `1 << i`. The iCE40 powers up into image 0 and reboots into another
+/// (`SB_WARMBOOT`) on a SWITCH.
+pub mod image {
+    use super::status::engines;
+
+    /// The DNF engine, protocol v1: the power-up image.
+    pub const DNF: u8 = 0;
+    /// The clue engine, protocol v2.
+    pub const CLUES: u8 = 1;
+    /// How many images an iCE40's flash can hold.
+    pub const SLOTS: u8 = 4;
+    /// The images `nonogram-bsp build` packs into the flash, one bit each.
+    pub const FLASH: u8 = 1 << DNF | 1 << CLUES;
+
+    /// The ENGINES field of an image running `engine` (one of
+    /// [`engines`]) in a flash holding the `images` set.
+    pub const fn engines_field(engine: u8, images: u8) -> u8 {
+        engine | images << 4
+    }
+
+    /// The image that runs `engine` (one of [`engines`]).
+    pub const fn of_engine(engine: u8) -> u8 {
+        engine.trailing_zeros() as u8
+    }
+
+    const _: () = assert!(of_engine(engines::DNF) == DNF && of_engine(engines::CLUES) == CLUES);
 }
 
 /// Protocol version sent in INFO replies.

@@ -12,8 +12,10 @@ use std::time::Duration;
     after_help = "The baud rate set by the client does not matter: the simulated line runs at the simulation's own pace."
 )]
 struct Args {
-    /// Which bitstream's core to run: `dnf` (the default bitstream, protocol
-    /// v1) or `clues` (the clue engine's bitstream, protocol v2).
+    /// The flash image the board starts in: `dnf` (image 0, protocol v1,
+    /// the one a real board powers up in) or `clues` (image 1, protocol
+    /// v2). Like the real flash the board holds both, and a SWITCH message
+    /// reboots it into the other.
     #[arg(long, default_value = "dnf", value_parser = ["dnf", "clues"])]
     engine: String,
     /// What steps the core: `verilator` (its emitted Verilog, built once and
@@ -82,7 +84,7 @@ fn main() -> anyhow::Result<()> {
     }
     println!("{}", board.path());
     eprintln!(
-        "simulated board ({} engine, stepped by {}) on {} ({SIM_CLOCKS_PER_BIT} clocks per bit); Ctrl-C stops it",
+        "simulated board (flash: DNF image 0, clue image 1; starting in the {} engine's; stepped by {}) on {} ({SIM_CLOCKS_PER_BIT} clocks per bit); Ctrl-C stops it",
         args.engine,
         board.backend().name(),
         board.path()
