@@ -52,7 +52,47 @@ fn the_stand_in_builds_at_100_mhz() {
     assert_eq!(r.constraint_mhz, 100.0);
     assert_eq!((r.lcs_available, r.brams_available), (7680, 32));
     assert!(r.lcs_used > 20 && r.lcs_used < 400, "{r}");
-    assert!(std::fs::metadata(&result.bin).unwrap().len() > 100_000);
+    let size = std::fs::metadata(&result.bin).unwrap().len();
+    assert!(size > 100_000);
+    // Two images in one flash: icemulti's header of warm-boot jumps (the
+    // power-up one to image 0, then images 0..3), then both images whole.
+    // (icemulti packs a file named twice only once: hence a copy.)
+    let flash = opts.out_dir.join("flash.bin");
+    let copy = opts.out_dir.join("copy.bin");
+    std::fs::copy(&result.bin, &copy).unwrap();
+    let bytes = nonogram_bsp::flow::pack_flash(&[result.bin.clone(), copy], &flash).unwrap();
+    let packed = std::fs::read(&flash).unwrap();
+    assert_eq!(packed.len() as u64, bytes);
+    assert!(bytes >= 2 * size, "{bytes} bytes for two images of {size}");
+    let image = std::fs::read(&result.bin).unwrap();
+    let jump = |applet: usize| {
+        let at = 32 * applet;
+        assert_eq!(
+            packed[at..at + 4],
+            [0x7e, 0xaa, 0x99, 0x7e],
+            "applet {applet}'s preamble"
+        );
+        // `44 03` and a 24-bit address: where that image starts.
+        assert_eq!(
+            packed[at + 7..at + 9],
+            [0x44, 0x03],
+            "applet {applet}'s address command"
+        );
+        u32::from_be_bytes([0, packed[at + 9], packed[at + 10], packed[at + 11]]) as usize
+    };
+    let (first, second) = (jump(1), jump(2));
+    assert_eq!(jump(0), first, "power-up boots image 0");
+    assert_eq!(
+        packed[first..first + image.len()],
+        image[..],
+        "image 0 at its address"
+    );
+    assert_eq!(
+        packed[second..second + image.len()],
+        image[..],
+        "image 1 at its address"
+    );
+    assert!(nonogram_bsp::flow::pack_flash(&[], &flash).is_err());
     let _ = std::fs::remove_dir_all(&opts.out_dir);
 }
 

@@ -8,7 +8,10 @@
 //! unconfigured until it is powered off). Anything else is ignored; the
 //! host learns from the next INFO reply whether the board switched.
 //!
-//! Timing: the image select is registered one cycle before `boot` rises,
+//! Timing: `idle` is registered (it gathers the whole core's busy flags,
+//! and a request comes at least a message time after anything that makes
+//! the core busy, so a cycle late costs nothing). The image select is
+//! registered one cycle before `boot` rises,
 //! so S1/S0 are stable when the primitive samples them. Once armed the
 //! block holds `boot` high: the FPGA is about to be reconfigured, and
 //! nothing after that matters. Only `reset` disarms it (on the board the
@@ -32,6 +35,7 @@ pub struct WarmBoot {
     pub boot: Signal<Out, Bit>,
     /// To `SB_WARMBOOT`'s S1 (bit 1) and S0 (bit 0).
     pub select: Signal<Out, Bits<2>>,
+    idle_q: DFF<Bit>,
     armed: DFF<Bit>,
     boot_q: DFF<Bit>,
     select_q: DFF<Bits<2>>,
@@ -52,6 +56,7 @@ impl WarmBoot {
             idle: Default::default(),
             boot: Default::default(),
             select: Default::default(),
+            idle_q: Default::default(),
             armed: Default::default(),
             boot_q: Default::default(),
             select_q: Default::default(),
@@ -64,12 +69,13 @@ impl WarmBoot {
 impl Logic for WarmBoot {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, armed, boot_q, select_q);
+        dff_setup!(self, clock, idle_q, armed, boot_q, select_q);
+        self.idle_q.d.next = self.idle.val();
         self.boot.next = self.boot_q.q.val();
         self.select.next = self.select_q.q.val();
         self.boot_q.d.next = self.armed.q.val();
         if self.request.val()
-            & self.idle.val()
+            & self.idle_q.q.val()
             & !self.armed.q.val()
             & (self.image.val() < self.slots.val())
             & self
@@ -101,11 +107,13 @@ mod tests {
         crate::bench::tick(b, |b| &mut b.clock);
     }
 
-    /// Sends one request pulse; returns (boot, select) after it and the next 2 cycles.
+    /// Sets `idle` for a cycle, then sends one request pulse; returns (boot,
+    /// select) after it and the next 2 cycles.
     fn ask(b: &mut WarmBoot, image: u64, idle: bool) -> Vec<(bool, u8)> {
+        b.idle.next = idle;
+        cycle(b);
         b.request.next = true;
         b.image.next = image.into();
-        b.idle.next = idle;
         (0..3)
             .map(|_| {
                 cycle(b);
