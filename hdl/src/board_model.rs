@@ -239,8 +239,9 @@ impl BoardModel {
                             return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
                         }
                         let columns_clues = clues.split_off(rows);
-                        // END_BOARD's index is the search budget.
-                        let verdict = clue_model::search(clues, &columns_clues, index as u16);
+                        // END_BOARD's index is the search budget, its value
+                        // bit first-solution mode.
+                        let verdict = clue_model::search_in(clues, &columns_clues, index as u16, m.value());
                         debug_assert_eq!(verdict.columns, columns);
                         self.state = State::Idle;
                         return Some(clue_reply(&verdict));

@@ -189,6 +189,11 @@ pub struct SearchArgs {
     /// with the cells fixed so far). Ctrl-C does the same at any time.
     #[arg(long, value_name = "SECONDS", value_parser = nonogram_sim::flags::positive_seconds)]
     pub max_time: Option<f64>,
+    /// Any one solution will do (the tournaments' task): the search, the
+    /// board's and the host's, stops at the first solution it finds, and
+    /// does not check that it is the only one ("uniqueness_checked": false).
+    #[arg(long)]
+    pub first: bool,
 }
 
 impl SearchArgs {
@@ -197,6 +202,7 @@ impl SearchArgs {
             max_time: self.max_time.map(Duration::from_secs_f64),
             interrupt: Some(ctrl_c()),
             progress,
+            first: self.first,
         }
     }
 }

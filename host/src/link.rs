@@ -321,11 +321,12 @@ pub fn send_puzzle(
     engine: Engine,
     every_cell: bool,
     budget: u16,
+    first: bool,
     config: &LinkConfig,
 ) -> Result<Exchange, LinkError> {
     let bytes = match engine {
         Engine::Dnf => crate::wire::encode(puzzle, every_cell),
-        Engine::Clues => crate::wire::encode_clues(puzzle, budget),
+        Engine::Clues => crate::wire::encode_clues(puzzle, budget, first),
     };
     let timeout = config.reply_timeout.unwrap_or_else(|| {
         // A search may take its whole budget.

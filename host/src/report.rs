@@ -85,8 +85,13 @@ pub struct Report {
     /// The board was running this other engine and rebooted into `engine`'s
     /// flash image first (SWITCH); null when it did not switch.
     pub switched_from: Option<String>,
-    /// Solutions: 0, 1, or 2 meaning "two or more"; null if not decided.
+    /// Solutions: 0, 1, or 2 meaning "two or more"; null if not decided
+    /// (and in first-solution mode, when a search found the solution).
     pub solutions: Option<usize>,
+    /// False when a search stopped at its first solution (`--first`), so
+    /// whether it is the only one is not known; true when it was decided;
+    /// null when there is no solution to speak of.
+    pub uniqueness_checked: Option<bool>,
     /// Nodes of the host's search, when it searched.
     pub search_nodes: Option<u64>,
     /// Line logic alone: "solved", "stalled" or "contradiction" (board or host).
@@ -140,6 +145,7 @@ impl Report {
             engine: None,
             switched_from: None,
             solutions: None,
+            uniqueness_checked: None,
             search_nodes: None,
             line_logic: None,
             cycles: None,
@@ -178,6 +184,7 @@ impl Report {
             engine: None,
             switched_from: None,
             solutions: None,
+            uniqueness_checked: None,
             search_nodes: None,
             line_logic: None,
             cycles: None,
@@ -478,6 +485,9 @@ pub struct SearchOptions {
     pub interrupt: Option<Arc<AtomicBool>>,
     /// Show a spinner with the nodes searched on stderr.
     pub progress: bool,
+    /// First-solution mode: any one solution will do (the board's search
+    /// and the host's stop at the first; uniqueness is not checked).
+    pub first: bool,
 }
 
 /// True while the host searches: Ctrl-C then stops the search instead of
@@ -508,7 +518,8 @@ fn search(puzzle: &Puzzle, known: &[Option<bool>], options: &SearchOptions) -> S
         }),
     });
     SEARCHING.store(true, Ordering::SeqCst);
-    let found = solver.count_from(&puzzle.rows, &puzzle.columns, Some(known), 2);
+    let limit = if options.first { 1 } else { 2 };
+    let found = solver.count_from(&puzzle.rows, &puzzle.columns, Some(known), limit);
     SEARCHING.store(false, Ordering::SeqCst);
     if let Some(bar) = spinner {
         bar.finish_and_clear();
@@ -565,9 +576,20 @@ fn finish_by_search(
     }
     report.solutions = Some(found.count.min(2));
     match (found.first, found.second) {
+        (Some(first), None) if options.first => {
+            report.status = Status::Solved;
+            report.solved_by = Some(by.into());
+            report.solutions = None;
+            report.uniqueness_checked = Some(false);
+            report.message = Some(format!(
+                "{before} left {unknown} cells unknown; search found a solution ({nodes} nodes; first-solution mode: uniqueness not checked)"
+            ));
+            report.set_cells(first.into_iter().map(Some).collect());
+        }
         (Some(first), None) => {
             report.status = Status::Solved;
             report.solved_by = Some(by.into());
+            report.uniqueness_checked = Some(true);
             report.message = Some(format!(
                 "{before} left {unknown} cells unknown; search found a unique solution ({nodes} nodes)"
             ));
@@ -575,6 +597,7 @@ fn finish_by_search(
         }
         (Some(first), Some(second)) => {
             report.status = Status::SeveralSolutions;
+            report.uniqueness_checked = Some(true);
             report.solved_by = Some(by.into());
             report.message = Some(format!(
                 "{before} left {unknown} cells unknown; search found two solutions or more ({nodes} nodes)"
@@ -679,6 +702,7 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
         engine,
         options.every_cell,
         options.budget,
+        options.search.first,
         &options.link,
     ) {
         Ok(e) => e,
@@ -759,8 +783,15 @@ pub fn report_reply(
             }
             report.status = Status::Solved;
             report.solutions = Some(1);
+            report.uniqueness_checked = Some(true);
             report.solved_by = Some("board".into());
-            if searched {
+            if searched && reply.detail == nonogram_hdl::clue::clue_model::FIRST_FOUND {
+                report.solutions = None;
+                report.uniqueness_checked = Some(false);
+                report.message = Some(format!(
+                    "{search_text}: a solution (first-solution mode: uniqueness not checked)"
+                ));
+            } else if searched {
                 report.message = Some(format!("{search_text}: the solution is unique"));
             }
         }
@@ -782,6 +813,7 @@ pub fn report_reply(
                 return report.with_error("the board says several solutions but sent the same one twice");
             }
             report.status = Status::SeveralSolutions;
+            report.uniqueness_checked = Some(true);
             report.solutions = Some(2);
             report.solved_by = Some("board".into());
             report.message = Some(format!("{search_text}: two solutions or more"));
@@ -844,6 +876,7 @@ pub fn solve_in_software(puzzle: &Puzzle, options: &SearchOptions) -> Report {
             }
             report.status = Status::Solved;
             report.solutions = Some(1);
+            report.uniqueness_checked = Some(true);
             report.solved_by = Some("host".into());
             report.message = Some("by line logic alone".into());
         }

@@ -137,10 +137,11 @@ pub fn budget_units(cycles: u64) -> u16 {
 }
 
 /// The exact host → board stream of the puzzle's clues (protocol v2), with
-/// the search budget in units of 2^20 cycles (0: line logic alone).
-pub fn encode_clues(puzzle: &Puzzle, budget: u16) -> Vec<u8> {
+/// the search budget in units of 2^20 cycles (0: line logic alone), in
+/// first-solution mode when `first`.
+pub fn encode_clues(puzzle: &Puzzle, budget: u16, first: bool) -> Vec<u8> {
     let mut out = Vec::new();
-    nonogram_hdl::clue::clue_protocol::encode_board(&puzzle.rows, &puzzle.columns, budget, &mut out);
+    nonogram_hdl::clue::clue_protocol::encode_search(&puzzle.rows, &puzzle.columns, budget, first, &mut out);
     out
 }
 

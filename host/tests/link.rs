@@ -156,7 +156,7 @@ fn a_silent_board_times_out_and_says_what_arrived() {
     let (mut host, board) = pair();
     let _running = ModelBoard::with_behaviour(Behaviour::Silent).spawn(board);
     let started = std::time::Instant::now();
-    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, 0, &short()).unwrap_err();
+    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, 0, false, &short()).unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(3));
     assert!(matches!(e, LinkError::Timeout { .. }), "{e:?}");
     let text = e.to_string();
@@ -181,7 +181,7 @@ fn a_garbage_reply_is_a_clear_error() {
     let p = example("4x4.txt");
     let (mut host, board) = pair();
     let _running = ModelBoard::with_behaviour(Behaviour::Garbage(vec![0x12, 0x34, 0xde, 0xad])).spawn(board);
-    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, 0, &short()).unwrap_err();
+    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, 0, false, &short()).unwrap_err();
     let text = e.to_string();
     assert!(matches!(e, LinkError::Garbage { .. }), "{e:?}");
     assert!(text.contains("garbled") && text.contains("12 34 de ad"), "{text}");
@@ -193,7 +193,7 @@ fn a_half_reply_times_out_with_its_bytes() {
     let (mut host, board) = pair();
     // START_BOARD 4, START_BOARD 4, then nothing.
     let _running = ModelBoard::with_behaviour(Behaviour::Garbage(vec![0xe0, 0x08, 0xe0, 0x08])).spawn(board);
-    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, 0, &short()).unwrap_err();
+    let e = link::send_puzzle(host.as_mut(), &p, Engine::Dnf, false, 0, false, &short()).unwrap_err();
     assert!(
         e.to_string()
             .contains("4 bytes arrived, not a whole reply: e0 08 e0 08"),

@@ -915,6 +915,25 @@ fn clue_session(count: usize) -> Session {
             Expect::Bytes(want),
         );
     }
+    // Searches in first-solution mode: 8×8 pictures at ½, which line logic
+    // often leaves to search, stop at the first solution.
+    let mut first_found = 0;
+    for i in 0..6 {
+        let cells: Vec<bool> = (0..64).map(|_| rand() % 2 == 0).collect();
+        let (r, c) = model::clues_of_picture(8, 8, &cells);
+        let mut bytes = vec![];
+        nonogram_hdl::clue::clue_protocol::encode_search(&r, &c, 4, true, &mut bytes);
+        let want = reply(&bytes);
+        let verdict = nonogram_hdl::clue::clue_model::first_solution(&r, &c, 4);
+        first_found += (verdict.detail == nonogram_hdl::clue::clue_model::FIRST_FOUND) as usize;
+        s.step(
+            Wait::Quiet,
+            format!("first solution, 8x8 #{i}"),
+            bytes,
+            Expect::Bytes(want),
+        );
+    }
+    assert!(first_found >= 2, "{first_found} of 6 found by search");
     // Clues that cannot all hold.
     let mut bytes = vec![];
     encode_clues(&[vec![2], vec![]], &[vec![1], vec![]], 0, &mut bytes);

@@ -59,6 +59,11 @@ pub struct ClueVerdict {
 /// The DETAIL of a contradiction that search proved: no one line is to blame.
 pub const SEARCHED: u8 = 255;
 
+/// DETAIL of a SOLVED reply in first-solution mode when the search found
+/// the solution: any one solution was asked for, and uniqueness was not
+/// checked. (0 when line logic alone solved the board: then it is unique.)
+pub const FIRST_FOUND: u8 = 1;
+
 /// Cycles to clear the board memory's 128 Known words.
 pub const CLEAR_CYCLES: u64 = 128;
 
@@ -138,6 +143,22 @@ enum Event {
 /// until the solution is proved unique or a second one is found, for at
 /// most `budget` × 2^20 cycles.
 pub fn search(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16) -> ClueVerdict {
+    search_in(row_clues, column_clues, budget, false)
+}
+
+/// As [`search`] in first-solution mode (the tournaments' task): the search
+/// stops at the first solution it finds, SOLVED with DETAIL [`FIRST_FOUND`].
+pub fn first_solution(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16) -> ClueVerdict {
+    search_in(row_clues, column_clues, budget, true)
+}
+
+/// [`search`], or [`first_solution`] when `first`.
+pub fn search_in(
+    row_clues: &[Vec<usize>],
+    column_clues: &[Vec<usize>],
+    budget: u16,
+    first: bool,
+) -> ClueVerdict {
     let (rows, columns) = (row_clues.len(), column_clues.len());
     let mut verdict = ClueVerdict {
         rows,
@@ -195,6 +216,11 @@ pub fn search(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16
                 if known_count == rows * columns {
                     if !searching {
                         verdict.outcome = outcome::SOLVED;
+                        break 'solve;
+                    }
+                    if first {
+                        verdict.outcome = outcome::SOLVED;
+                        verdict.detail = FIRST_FOUND;
                         break 'solve;
                     }
                     if let Some(first) = &first_solution {
@@ -497,6 +523,7 @@ mod tests {
     fn search_decides_small_boards_like_brute_force() {
         let mut rng = Rng(0x5ea7_c4);
         let mut seen = [0usize; 8];
+        let mut first_found = 0;
         for trial in 0..600 {
             let rows = 2 + rng.below(5) as usize;
             let columns = 2 + rng.below(5) as usize;
@@ -539,9 +566,33 @@ mod tests {
                 assert!(v.backtracks > 0 || v.outcome == outcome::SEVERAL, "{what}");
             }
             seen[v.outcome as usize] += 1;
+            // First-solution mode: a solution whenever there is one (SOLVED;
+            // DETAIL says the search found it, uniqueness unchecked), the
+            // same verdict as uniqueness mode where line logic decides or
+            // there is none, and never more work.
+            let f = first_solution(&r, &c, 4095);
+            let f_cells: Vec<bool> = f.cells.iter().map(|x| x.unwrap_or(false)).collect();
+            match found.len() {
+                0 => assert_eq!((f.outcome, f.detail), (v.outcome, v.detail), "{what}"),
+                _ => {
+                    assert_eq!(f.outcome, outcome::SOLVED, "{what}");
+                    assert!(found.contains(&f_cells), "{what}: a real solution");
+                    assert_eq!(f.detail, if f.nodes > 0 { FIRST_FOUND } else { 0 }, "{what}");
+                }
+            }
+            if v.nodes == 0 {
+                assert_eq!(
+                    (f.outcome, f.cycles, &f.cells),
+                    (v.outcome, v.cycles, &v.cells),
+                    "{what}"
+                );
+            }
+            assert!(f.cycles <= v.cycles && f.nodes <= v.nodes, "{what}");
+            first_found += (f.detail == FIRST_FOUND) as usize;
         }
-        println!("outcomes: {seen:?}");
+        println!("outcomes: {seen:?}; first-solution mode found {first_found} by search");
         assert!(seen[0] > 0 && seen[1] > 0 && seen[6] > 0, "{seen:?}");
+        assert!(first_found > 0);
     }
 
     /// A budget of 0 is line logic alone; a tiny budget gives up with the

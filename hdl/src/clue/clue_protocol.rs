@@ -40,6 +40,18 @@ pub const SEARCH_MESSAGES: usize = 8;
 /// [`MAX_BUDGET`]; 0 for line logic alone). Clue entries of 0 (an empty line
 /// written as "0") are dropped; every length must be 1..=64.
 pub fn encode_board(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budget: u16, out: &mut Vec<u8>) {
+    encode_search(row_clues, column_clues, budget, false, out)
+}
+
+/// As [`encode_board`]; with `first`, END_BOARD's value bit asks for
+/// first-solution mode (any one solution; uniqueness not checked).
+pub fn encode_search(
+    row_clues: &[Vec<usize>],
+    column_clues: &[Vec<usize>],
+    budget: u16,
+    first: bool,
+    out: &mut Vec<u8>,
+) {
     assert!(budget <= MAX_BUDGET, "the budget is at most {MAX_BUDGET}");
     let mut push = |m: Message| out.extend_from_slice(&m.to_bytes());
     push(Message::new(code::START_BOARD, row_clues.len() as u16, true));
@@ -57,7 +69,7 @@ pub fn encode_board(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], budge
             push(Message::new(code::ASSIGN, first << 6 | second, pair.len() == 2));
         }
     }
-    push(Message::new(code::END_BOARD, budget, false));
+    push(Message::new(code::END_BOARD, budget, first));
 }
 
 /// The length of the v2 stream of a board, in bytes.

@@ -105,6 +105,7 @@ impl Logic for ClueCore {
         self.engine.rows.next = self.parser.rows.val();
         self.engine.columns.next = self.parser.columns.val();
         self.engine.budget.next = self.parser.budget.val();
+        self.engine.first_only.next = self.parser.first_only.val();
         self.engine.clue_write.next = self.parser.clue_write.val();
         self.engine.clue_address.next = self.parser.clue_address.val();
         self.engine.clue_length.next = self.parser.clue_length.val();
@@ -124,6 +125,7 @@ impl Logic for ClueCore {
         self.reply.board_cells.next = self.engine.board_cells.val();
         self.reply.all_known.next = self.engine.all_known.val();
         self.reply.contradiction_line.next = self.engine.contradiction_line.val();
+        self.reply.first_found.next = self.engine.first_found.val();
         self.reply.cycles.next = self.engine.cycles.val();
         self.reply.passes.next = self.engine.passes.val();
         self.reply.nodes.next = self.engine.nodes.val();
@@ -314,6 +316,30 @@ mod tests {
             outcomes[0] > 0 && outcomes[2] > 0,
             "both kinds checked: {outcomes:?}"
         );
+    }
+
+    /// First-solution mode (END_BOARD's value bit): the core stops at the
+    /// first solution its search finds, SOLVED with DETAIL 1, byte for byte
+    /// and cycle for cycle the model's; boards line logic decides, and
+    /// boards without a solution, answer as in uniqueness mode.
+    #[test]
+    fn first_solution_mode_stops_at_the_first_solution_like_the_model() {
+        use crate::clue::clue_model::{first_solution, FIRST_FOUND};
+        let mut driver = CoreDriver::<ClueCore>::with_core(CPB);
+        let mut rng = Rng(0xf125);
+        let mut by_search = 0;
+        for i in 0..24 {
+            let (r, mut c) = random_picture(&mut rng, 5 + i % 6, 5 + i % 5, 50);
+            if i % 8 == 7 {
+                c.rotate_left(1);
+            }
+            let mut bytes = vec![];
+            crate::clue::clue_protocol::encode_search(&r, &c, 8, true, &mut bytes);
+            let v = first_solution(&r, &c, 8);
+            by_search += (v.detail == FIRST_FOUND) as usize;
+            check(&mut driver, &format!("first solution, board {i}"), &bytes);
+        }
+        assert!(by_search >= 4, "{by_search} found by search");
     }
 
     /// Replies whose cells were left by a search or by an earlier board:

@@ -64,6 +64,8 @@ pub struct ClueParser {
     /// With `board_loaded`: END_BOARD's index, the search budget in units of
     /// 2^20 cycles (0: line logic alone).
     pub budget: Signal<Out, Bits<12>>,
+    /// With `board_loaded`: END_BOARD's value bit, first-solution mode.
+    pub first_only: Signal<Out, Bit>,
     /// Pulse: the board is refused, with this outcome and detail.
     pub refuse: Signal<Out, Bit>,
     pub refuse_outcome: Signal<Out, Bits<3>>,
@@ -108,6 +110,7 @@ pub struct ClueParser {
     abort_q: DFF<Bit>,
     solve_q: DFF<Bit>,
     budget_q: DFF<Bits<12>>,
+    first_only_q: DFF<Bit>,
     refuse_q: DFF<Bit>,
     query_q: DFF<Bit>,
     switch_q: DFF<Bit>,
@@ -165,6 +168,7 @@ impl ClueParser {
             abort: Default::default(),
             board_loaded: Default::default(),
             budget: Default::default(),
+            first_only: Default::default(),
             refuse: Default::default(),
             refuse_outcome: Default::default(),
             refuse_detail: Default::default(),
@@ -201,6 +205,7 @@ impl ClueParser {
             abort_q: Default::default(),
             solve_q: Default::default(),
             budget_q: Default::default(),
+            first_only_q: Default::default(),
             refuse_q: Default::default(),
             query_q: Default::default(),
             switch_q: Default::default(),
@@ -263,6 +268,7 @@ impl Logic for ClueParser {
             abort_q,
             solve_q,
             budget_q,
+            first_only_q,
             refuse_q,
             query_q,
             switch_q,
@@ -281,6 +287,7 @@ impl Logic for ClueParser {
         self.abort.next = self.abort_q.q.val();
         self.board_loaded.next = self.solve_q.q.val();
         self.budget.next = self.budget_q.q.val();
+        self.first_only.next = self.first_only_q.q.val();
         self.refuse.next = self.refuse_q.q.val();
         self.refuse_outcome.next = self.outcome_q.q.val();
         self.refuse_detail.next = self.detail_q.q.val();
@@ -450,6 +457,7 @@ impl Logic for ClueParser {
                             self.refuse_q.d.next = false;
                             self.solve_q.d.next = true;
                             self.budget_q.d.next = self.framer.message.val().get_bits::<12>(1);
+                            self.first_only_q.d.next = self.framer.message.val().get_bit(0);
                             self.state.d.next = ParseState::Solving;
                         } else {
                             self.detail_q.d.next = self.wrong_line.val();

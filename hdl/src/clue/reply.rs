@@ -80,6 +80,9 @@ pub struct ClueReply {
     pub board_cells: Signal<In, Bits<13>>,
     pub all_known: Signal<In, Bit>,
     pub contradiction_line: Signal<In, Bits<8>>,
+    /// With a SOLVED verdict: first-solution mode's search found it
+    /// (DETAIL 1, uniqueness not checked).
+    pub first_found: Signal<In, Bit>,
     pub cycles: Signal<In, Bits<CYCLE_BITS>>,
     pub passes: Signal<In, Bits<8>>,
     pub nodes: Signal<In, Bits<32>>,
@@ -175,6 +178,7 @@ impl Default for ClueReply {
             solver_outcome: Default::default(),
             all_known: Default::default(),
             contradiction_line: Default::default(),
+            first_found: Default::default(),
             cycles: Default::default(),
             passes: Default::default(),
             nodes: Default::default(),
@@ -557,6 +561,9 @@ impl Logic for ClueReply {
             self.outcome_q.d.next = bit_cast::<8, 3>(self.solver_outcome.val());
             if self.solver_outcome.val() == self.contradiction.val() {
                 self.detail_q.d.next = self.contradiction_line.val();
+            }
+            if self.first_found.val() {
+                self.detail_q.d.next = 1.into();
             }
             self.cycles_q.d.next = self.cycles.val();
             self.passes_q.d.next = self.passes.val();

@@ -147,6 +147,9 @@ pub struct ClueSolver {
     /// With `start`: the search budget in units of 2^20 cycles; 0 is line
     /// logic alone (STALLED where it stalls).
     pub budget: Signal<In, Bits<12>>,
+    /// With `start`: first-solution mode, the search stops at the first
+    /// solution (SOLVED, `first_found`) instead of looking for a second.
+    pub first_only: Signal<In, Bit>,
     /// After `done`: the reply reads row `read_row`'s Known (`read_value` low)
     /// or Value word, on `row_word` one cycle later.
     pub read_row: Signal<In, Bits<6>>,
@@ -160,6 +163,9 @@ pub struct ClueSolver {
     pub outcome: Signal<Out, Bits<3>>,
     /// For a contradiction: the line with no fill (rows 0..m, then columns).
     pub contradiction_line: Signal<Out, Bits<8>>,
+    /// With a SOLVED `outcome`: the search found it in first-solution mode
+    /// (so its uniqueness was not checked).
+    pub first_found: Signal<Out, Bit>,
     pub cycles: Signal<Out, Bits<CYCLE_BITS>>,
     pub passes: Signal<Out, Bits<8>>,
     /// The board's cells (rows × columns), and whether every one is known.
@@ -249,6 +255,8 @@ pub struct ClueSolver {
     giving_up: DFF<Bit>,
     // The first solution is in `solution`; the answer is read from there.
     solution_kept: DFF<Bit>,
+    first_only_q: DFF<Bit>,
+    first_found_q: DFF<Bit>,
     answer_kept: DFF<Bit>,
     guess_row: DFF<Bits<6>>,
     guess_value: DFF<Bit>,
@@ -352,6 +360,7 @@ impl Default for ClueSolver {
             line_first: Default::default(),
             line_blocks: Default::default(),
             budget: Default::default(),
+            first_only: Default::default(),
             read_row: Default::default(),
             read_value: Default::default(),
             read_differs: Default::default(),
@@ -360,6 +369,7 @@ impl Default for ClueSolver {
             done: Default::default(),
             outcome: Default::default(),
             contradiction_line: Default::default(),
+            first_found: Default::default(),
             cycles: Default::default(),
             passes: Default::default(),
             board_cells: Default::default(),
@@ -420,6 +430,8 @@ impl Default for ClueSolver {
             backtracking: Default::default(),
             giving_up: Default::default(),
             solution_kept: Default::default(),
+            first_only_q: Default::default(),
+            first_found_q: Default::default(),
             answer_kept: Default::default(),
             guess_row: Default::default(),
             guess_value: Default::default(),
@@ -545,6 +557,8 @@ impl Logic for ClueSolver {
             backtracking,
             giving_up,
             solution_kept,
+            first_only_q,
+            first_found_q,
             answer_kept,
             guess_row,
             guess_value,
@@ -809,6 +823,12 @@ impl Logic for ClueSolver {
                     if self.board_known.q.val() {
                         if !self.searching.q.val() {
                             self.outcome_q.d.next = self.solved.val();
+                            self.done_q.d.next = true;
+                            self.state.d.next = State::Done;
+                        } else if self.first_only_q.q.val() {
+                            // First-solution mode: this one will do.
+                            self.outcome_q.d.next = self.solved.val();
+                            self.first_found_q.d.next = true;
                             self.done_q.d.next = true;
                             self.state.d.next = State::Done;
                         } else if self.solution_kept.q.val() {
@@ -1231,6 +1251,7 @@ impl Logic for ClueSolver {
         if self.searching.q.val() {
             self.contradiction_line.next = self.searched.val();
         }
+        self.first_found.next = self.first_found_q.q.val();
         self.nodes.next = self.nodes_q.q.val();
         self.backtracks.next = self.backtracks_q.q.val();
         self.cycles.next = self.cycles_q.q.val();
@@ -1259,6 +1280,8 @@ impl Logic for ClueSolver {
             self.searching.d.next = false;
             self.giving_up.d.next = false;
             self.solution_kept.d.next = false;
+            self.first_only_q.d.next = self.first_only.val();
+            self.first_found_q.d.next = false;
             self.answer_kept.d.next = false;
             self.guess_pending.d.next = false;
             self.after_guess.d.next = false;

@@ -197,7 +197,7 @@ impl Core {
     fn run_clues(&mut self, puzzle: &Puzzle) -> Run {
         let (rows, columns) = (puzzle.height(), puzzle.width());
         let expected = Expected::from(clue_model::search(&puzzle.rows, &puzzle.columns, self.budget));
-        let bytes = crate::wire::encode_clues(puzzle, self.budget);
+        let bytes = crate::wire::encode_clues(puzzle, self.budget, false);
         // Reply: the size pair, at most three maps (13 cells a message),
         // STATUS fields, END_BOARD.
         let back = 2 * (2 + 3 * (rows * columns).div_ceil(13) + 24 + 1);
