@@ -503,16 +503,62 @@ fn tournament_prints_both_sides_and_refuses_bad_flags() {
     let o = nonohost(&["tournament", "--count", "4", "--size", "10", "--seed", "3"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("tournament: 4 random 10x10 puzzles"), "{out}");
     assert!(
-        out.contains("\nboard (clue engine's model") && out.contains("\nsoftware ("),
+        out.starts_with("tournament: 4 puzzles, random 10x10 pictures")
+            && out.contains("first solution mode"),
         "{out}"
     );
-    let o = nonohost(&["tournament", "--count", "2", "--size", "6", "--json"]);
+    assert!(
+        out.contains("\nboard (the clue engine's cycle-exact model") && out.contains("\nsoftware ("),
+        "{out}"
+    );
+    let o = nonohost(&["tournament", "--count", "2", "--size", "6", "--unique", "--json"]);
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(j["results"]["puzzles"], 2);
-    for bad in [["--size", "65"], ["--density", "2"], ["--max-time", "0"]] {
+    assert_eq!(
+        (j["puzzles"].as_u64(), j["mode"].as_str()),
+        (Some(2), Some("uniqueness"))
+    );
+    for key in [
+        "board_solved",
+        "board_seconds",
+        "software_solved",
+        "software_seconds",
+    ] {
+        assert!(j[key].is_number(), "{key}: {j}");
+    }
+    for bad in [
+        ["--size", "65"],
+        ["--density", "2"],
+        ["--max-time", "0"],
+        ["--count", "0"],
+    ] {
         let o = nonohost(&["tournament", bad[0], bad[1]]);
         assert_eq!(o.status.code(), Some(1), "{bad:?}: {}", stderr(&o));
     }
+    // A set file: read, or refused with the file and line.
+    let dir = std::env::temp_dir().join(format!("nonohost-cli-set-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    std::fs::write(&good, "$1\r\n1\r\n1\r\n1\r\n1\r\n").unwrap();
+    let o = nonohost(&["tournament", "--set", good.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (j["puzzles"].as_u64(), j["board_solved"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "$1\n1\n1\n1\n").unwrap();
+    let o = nonohost(&["tournament", "--set", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("bad.txt line 1: puzzle 1 has 3 clue lines"),
+        "{}",
+        stderr(&o)
+    );
+    let o = nonohost(&["tournament", "--set", dir.join("missing.txt").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("missing.txt: cannot read"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }
