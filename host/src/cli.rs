@@ -207,8 +207,10 @@ impl SearchArgs {
     }
 }
 
-/// The flag Ctrl-C sets while the host searches; at any other time Ctrl-C
-/// ends the program as usual (exit code 130).
+/// The flag Ctrl-C sets while the host searches (SIGTERM and SIGHUP too,
+/// as `timeout` and a closed terminal send): the search stops and the
+/// partial grid is shown (exit code 5). At any other time they end the
+/// program as usual (exit code 130).
 fn ctrl_c() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {

@@ -472,6 +472,46 @@ fn max_time_gives_up_with_its_own_exit_code() {
     }
 }
 
+/// SIGTERM (as `timeout` sends) stops the search like Ctrl-C: the partial
+/// grid, exit 5; a closed pipe on stdout ends the program quietly.
+#[test]
+fn sigterm_stops_the_search_and_a_closed_pipe_is_quiet() {
+    use std::process::{Command, Stdio};
+    let file = temp("hard75x50-term.txt", &random_picture(50, 75, 50, 12345));
+    let child = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(["solve", "--json", &file])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The search of this 75×50 runs for minutes (see the --max-time test).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: a plain kill(2) of our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(5), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (j["status"].as_str(), j["rows"].as_array().map(|r| r.len())),
+        (Some("gave_up"), Some(50))
+    );
+    // stdout closed before the answer is printed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(["solve", &example("x11x11.txt")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !err.contains("panicked") && o.status.code() != Some(101),
+        "{:?}: {err}",
+        o.status
+    );
+}
+
 /// A file's goal is checked against the answer.
 #[test]
 fn the_goal_is_checked() {
