@@ -138,6 +138,13 @@ struct Core<L> {
     budget: Budget,
     ticks: u64,
     stopped: bool,
+    /// Cells to probe again: their row or column changed since their last
+    /// probe at this node.
+    stale: Vec<bool>,
+    /// The branch the last probing chose: the cell whose two tries fixed
+    /// the most cells (the smaller of the two counts), and the value that
+    /// fixed more.
+    branch: Option<(usize, usize, bool)>,
 }
 
 impl<L: LineBits> Default for Core<L> {
@@ -157,6 +164,8 @@ impl<L: LineBits> Default for Core<L> {
             budget: Budget::default(),
             ticks: 0,
             stopped: false,
+            stale: Vec::new(),
+            branch: None,
         }
     }
 }
@@ -447,28 +456,62 @@ impl<L: LineBits> Core<L> {
         matches!(self.propagate(into), Fix::Done)
     }
 
+    /// Fixes (r, c) to `value` in state `depth` for good: its lines are
+    /// dirty, and every cell of them is to be probed again.
+    fn fix(&mut self, depth: usize, r: usize, c: usize, value: bool) {
+        let (h, w) = (self.height, self.width);
+        self.set(depth, r, c, value);
+        self.dirty.insert(r);
+        self.dirty.insert(h + c);
+        self.stale[r * w..(r + 1) * w].iter_mut().for_each(|s| *s = true);
+        (0..h).for_each(|row| self.stale[row * w + c] = true);
+    }
+
+    /// Known cells in state `depth`.
+    fn known_count(&self, depth: usize) -> usize {
+        self.stack[depth][..self.height]
+            .iter()
+            .map(|k| k.count_ones())
+            .sum()
+    }
+
     /// Probing: every unknown cell is tried both ways with line logic; a
     /// value that fails fixes the other, and cells on which both tries agree
-    /// are fixed. Repeats until a sweep fixes nothing. `false` on a
+    /// are fixed. Rounds repeat until one fixes nothing; a cell is tried
+    /// again only when its row or column changed since its last try (the
+    /// strongest tournament solvers skip the others too). Leaves in
+    /// `branch` the cell whose tries fixed the most. `false` on a
     /// contradiction; `true` also when the budget runs out.
     fn probe(&mut self, depth: usize) -> bool {
         let (h, w) = (self.height, self.width);
+        self.stale.clear();
+        self.stale.resize(h * w, true);
+        let mut best: Option<(usize, usize, usize, bool)> = None;
         loop {
             let mut changed = false;
             for r in 0..h {
                 for c in 0..w {
-                    if self.stack[depth][r].get(c) {
+                    if self.stack[depth][r].get(c) || !self.stale[r * w + c] {
                         continue;
                     }
                     if self.out_of_budget() {
                         return true;
                     }
+                    self.stale[r * w + c] = false;
                     let filled = self.try_value(depth, depth + 1, r, c, true);
                     let empty = self.try_value(depth, depth + 2, r, c, false);
                     let mut fixed = false;
                     match (filled, empty) {
                         (false, false) => return false,
                         (true, true) => {
+                            let before = self.known_count(depth);
+                            let gains = (
+                                self.known_count(depth + 1) - before,
+                                self.known_count(depth + 2) - before,
+                            );
+                            if best.is_none_or(|b| gains.0.min(gains.1) > b.0) {
+                                best = Some((gains.0.min(gains.1), r, c, gains.0 >= gains.1));
+                            }
                             // Cells both tries fixed alike.
                             for row in 0..h {
                                 let (k1, v1) = (self.stack[depth + 1][row], self.stack[depth + 1][h + row]);
@@ -476,17 +519,13 @@ impl<L: LineBits> Core<L> {
                                 let mut new = k1 & k2 & !(v1 ^ v2) & !self.stack[depth][row];
                                 while let Some(col) = new.first_one() {
                                     new.clear(col);
-                                    self.set(depth, row, col, v1.get(col));
-                                    self.dirty.insert(row);
-                                    self.dirty.insert(h + col);
+                                    self.fix(depth, row, col, v1.get(col));
                                     fixed = true;
                                 }
                             }
                         }
                         (only_filled, _) => {
-                            self.set(depth, r, c, only_filled);
-                            self.dirty.insert(r);
-                            self.dirty.insert(h + c);
+                            self.fix(depth, r, c, only_filled);
                             fixed = true;
                         }
                     }
@@ -499,6 +538,7 @@ impl<L: LineBits> Core<L> {
                 }
             }
             if !changed {
+                self.branch = best.map(|(_, r, c, v)| (r, c, v));
                 return true;
             }
         }
@@ -515,6 +555,7 @@ impl<L: LineBits> Core<L> {
             return;
         }
         // Probing pays off on all but small puzzles (a 5x5 census runs faster without).
+        self.branch = None;
         if self.height * self.width > self.probe_above && !self.probe(depth) {
             return;
         }
@@ -546,17 +587,22 @@ impl<L: LineBits> Core<L> {
             }
             return;
         };
-        let (r, c) = {
-            let s = &self.stack[depth];
-            let first_unknown = |known: L, length: usize| (!known & L::ones(length)).first_one().unwrap_or(0);
-            if line < h {
-                (line, first_unknown(s[line], w))
-            } else {
-                let c = line - h;
-                (first_unknown(s[2 * h + c], h), c)
+        let (r, c, first) = match self.branch.filter(|&(r, c, _)| !self.stack[depth][r].get(c)) {
+            // The probes' choice; else the first unknown cell of that line.
+            Some(chosen) => chosen,
+            None => {
+                let s = &self.stack[depth];
+                let first_unknown =
+                    |known: L, length: usize| (!known & L::ones(length)).first_one().unwrap_or(0);
+                if line < h {
+                    (line, first_unknown(s[line], w), true)
+                } else {
+                    let c = line - h;
+                    (first_unknown(s[2 * h + c], h), c, true)
+                }
             }
         };
-        for value in [true, false] {
+        for value in [first, !first] {
             if found.count >= limit || self.stopped {
                 return;
             }
