@@ -843,10 +843,16 @@ pub fn report_reply(
             report.line_logic = Some("stalled".into());
             let unknown = cells.iter().filter(|c| c.is_none()).count();
             let (status, before) = if reply.outcome == outcome::GAVE_UP {
-                (
-                    Status::GaveUp,
-                    format!("{search_text} and ran out of its budget; line logic"),
-                )
+                use nonogram_hdl::clue::clue_model::{TRAIL_ENTRIES, TRAIL_RAN_OUT};
+                let why = if reply.detail == TRAIL_RAN_OUT {
+                    format!(
+                        "gave up: {unknown} unknown cells are more than its undo trail holds ({TRAIL_ENTRIES}; \
+                         the host searches them instead)"
+                    )
+                } else {
+                    "ran out of its budget (--budget sets it)".to_string()
+                };
+                (Status::GaveUp, format!("{search_text} and {why}; line logic"))
             } else {
                 (Status::Stalled, "the board stalled and".to_string())
             };

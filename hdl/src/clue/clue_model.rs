@@ -64,6 +64,12 @@ pub const SEARCHED: u8 = 255;
 /// checked. (0 when line logic alone solved the board: then it is unique.)
 pub const FIRST_FOUND: u8 = 1;
 
+/// DETAIL of GAVE_UP: the search budget ran out.
+pub const BUDGET_RAN_OUT: u8 = 1;
+/// DETAIL of GAVE_UP: a guess was due with more unknown cells than the
+/// undo trail holds ([`TRAIL_ENTRIES`]); the budget had not run out.
+pub const TRAIL_RAN_OUT: u8 = 2;
+
 /// Cycles to clear the board memory's 128 Known words.
 pub const CLEAR_CYCLES: u64 = 128;
 
@@ -293,6 +299,11 @@ pub fn search_in(
                 verdict.cycles += UNDO_CYCLES;
             }
             verdict.outcome = outcome::GAVE_UP;
+            verdict.detail = if over_budget(before) {
+                BUDGET_RAN_OUT
+            } else {
+                TRAIL_RAN_OUT
+            };
             break 'solve;
         }
         // The next guess: a cell and its value.

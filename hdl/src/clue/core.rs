@@ -124,8 +124,7 @@ impl Logic for ClueCore {
         self.reply.solver_outcome.next = self.engine.outcome.val();
         self.reply.board_cells.next = self.engine.board_cells.val();
         self.reply.all_known.next = self.engine.all_known.val();
-        self.reply.contradiction_line.next = self.engine.contradiction_line.val();
-        self.reply.first_found.next = self.engine.first_found.val();
+        self.reply.detail.next = self.engine.detail.val();
         self.reply.cycles.next = self.engine.cycles.val();
         self.reply.passes.next = self.engine.passes.val();
         self.reply.nodes.next = self.engine.nodes.val();

@@ -79,10 +79,8 @@ pub struct ClueReply {
     /// (then no KNOWN map).
     pub board_cells: Signal<In, Bits<13>>,
     pub all_known: Signal<In, Bit>,
-    pub contradiction_line: Signal<In, Bits<8>>,
-    /// With a SOLVED verdict: first-solution mode's search found it
-    /// (DETAIL 1, uniqueness not checked).
-    pub first_found: Signal<In, Bit>,
+    /// With the verdict: its DETAIL (the solver's `detail`).
+    pub detail: Signal<In, Bits<8>>,
     pub cycles: Signal<In, Bits<CYCLE_BITS>>,
     pub passes: Signal<In, Bits<8>>,
     pub nodes: Signal<In, Bits<32>>,
@@ -161,7 +159,6 @@ pub struct ClueReply {
     engines: Constant<Bits<8>>,
     clue_store_bits: Constant<Bits<8>>,
     last_step: Constant<Bits<5>>,
-    contradiction: Constant<Bits<3>>,
     several: Constant<Bits<3>>,
 }
 
@@ -177,8 +174,7 @@ impl Default for ClueReply {
             columns: Default::default(),
             solver_outcome: Default::default(),
             all_known: Default::default(),
-            contradiction_line: Default::default(),
-            first_found: Default::default(),
+            detail: Default::default(),
             cycles: Default::default(),
             passes: Default::default(),
             nodes: Default::default(),
@@ -243,7 +239,6 @@ impl Default for ClueReply {
             engines: constant(image::engines_field(status::engines::CLUES, image::FLASH)),
             clue_store_bits: constant(CLUE_STORE_BITS as u64),
             last_step: constant(status::field::SEARCH as u64 + 7),
-            contradiction: constant(status::outcome::CONTRADICTION),
             several: constant(status::outcome::SEVERAL),
         }
     }
@@ -559,12 +554,7 @@ impl Logic for ClueReply {
             self.all_known_q.d.next = self.all_known.val();
             self.cells_q.d.next = self.board_cells.val();
             self.outcome_q.d.next = bit_cast::<8, 3>(self.solver_outcome.val());
-            if self.solver_outcome.val() == self.contradiction.val() {
-                self.detail_q.d.next = self.contradiction_line.val();
-            }
-            if self.first_found.val() {
-                self.detail_q.d.next = 1.into();
-            }
+            self.detail_q.d.next = self.detail.val();
             self.cycles_q.d.next = self.cycles.val();
             self.passes_q.d.next = self.passes.val();
             self.several_q.d.next = self.solver_outcome.val() == self.several.val();

@@ -161,11 +161,12 @@ pub struct ClueSolver {
     pub busy: Signal<Out, Bit>,
     pub done: Signal<Out, Bit>,
     pub outcome: Signal<Out, Bits<3>>,
-    /// For a contradiction: the line with no fill (rows 0..m, then columns).
-    pub contradiction_line: Signal<Out, Bits<8>>,
-    /// With a SOLVED `outcome`: the search found it in first-solution mode
-    /// (so its uniqueness was not checked).
-    pub first_found: Signal<Out, Bit>,
+    /// The reply's DETAIL (see `clue_model`): for a contradiction the line
+    /// with no fill (rows 0..m, then columns; SEARCHED when a search refuted
+    /// every guess); for SOLVED, FIRST_FOUND when first-solution mode's
+    /// search found it; for GAVE_UP, whether the budget or the trail ran
+    /// out; else 0.
+    pub detail: Signal<Out, Bits<8>>,
     pub cycles: Signal<Out, Bits<CYCLE_BITS>>,
     pub passes: Signal<Out, Bits<8>>,
     /// The board's cells (rows × columns), and whether every one is known.
@@ -257,6 +258,8 @@ pub struct ClueSolver {
     solution_kept: DFF<Bit>,
     first_only_q: DFF<Bit>,
     first_found_q: DFF<Bit>,
+    // Gave up because the unknown cells would not fit the trail.
+    trail_full: DFF<Bit>,
     answer_kept: DFF<Bit>,
     guess_row: DFF<Bits<6>>,
     guess_value: DFF<Bit>,
@@ -336,6 +339,9 @@ pub struct ClueSolver {
     gave_up: Constant<Bits<3>>,
     trail_entries: Constant<Bits<13>>,
     searched: Constant<Bits<8>>,
+    first_found_detail: Constant<Bits<8>>,
+    budget_ran_out: Constant<Bits<8>>,
+    trail_ran_out: Constant<Bits<8>>,
 }
 
 impl Default for ClueSolver {
@@ -368,8 +374,7 @@ impl Default for ClueSolver {
             busy: Default::default(),
             done: Default::default(),
             outcome: Default::default(),
-            contradiction_line: Default::default(),
-            first_found: Default::default(),
+            detail: Default::default(),
             cycles: Default::default(),
             passes: Default::default(),
             board_cells: Default::default(),
@@ -432,6 +437,7 @@ impl Default for ClueSolver {
             solution_kept: Default::default(),
             first_only_q: Default::default(),
             first_found_q: Default::default(),
+            trail_full: Default::default(),
             answer_kept: Default::default(),
             guess_row: Default::default(),
             guess_value: Default::default(),
@@ -497,6 +503,9 @@ impl Default for ClueSolver {
             gave_up: constant(outcome::GAVE_UP),
             trail_entries: constant(TRAIL_ENTRIES as u64),
             searched: constant(SEARCHED as u64),
+            first_found_detail: constant(crate::clue::clue_model::FIRST_FOUND),
+            budget_ran_out: constant(crate::clue::clue_model::BUDGET_RAN_OUT),
+            trail_ran_out: constant(crate::clue::clue_model::TRAIL_RAN_OUT),
         }
     }
 }
@@ -559,6 +568,7 @@ impl Logic for ClueSolver {
             solution_kept,
             first_only_q,
             first_found_q,
+            trail_full,
             answer_kept,
             guess_row,
             guess_value,
@@ -967,6 +977,7 @@ impl Logic for ClueSolver {
                     self.latch_entry.next = true;
                     if self.over_budget.q.val() | (!self.backtracking.q.val() & !self.trail_fits.q.val()) {
                         self.giving_up.d.next = true;
+                        self.trail_full.d.next = !self.over_budget.q.val();
                         self.state.d.next = State::Search;
                         self.search_step.d.next = SearchStep::UndoRow;
                         if self.trail_empty.q.val() {
@@ -1247,11 +1258,22 @@ impl Logic for ClueSolver {
         }
         self.done.next = self.done_q.q.val();
         self.outcome.next = self.outcome_q.q.val();
-        self.contradiction_line.next = self.line.q.val();
-        if self.searching.q.val() {
-            self.contradiction_line.next = self.searched.val();
+        self.detail.next = 0.into();
+        if self.outcome_q.q.val() == self.contradiction.val() {
+            self.detail.next = self.line.q.val();
+            if self.searching.q.val() {
+                self.detail.next = self.searched.val();
+            }
         }
-        self.first_found.next = self.first_found_q.q.val();
+        if self.first_found_q.q.val() {
+            self.detail.next = self.first_found_detail.val();
+        }
+        if self.outcome_q.q.val() == self.gave_up.val() {
+            self.detail.next = self.budget_ran_out.val();
+            if self.trail_full.q.val() {
+                self.detail.next = self.trail_ran_out.val();
+            }
+        }
         self.nodes.next = self.nodes_q.q.val();
         self.backtracks.next = self.backtracks_q.q.val();
         self.cycles.next = self.cycles_q.q.val();
@@ -1282,6 +1304,7 @@ impl Logic for ClueSolver {
             self.solution_kept.d.next = false;
             self.first_only_q.d.next = self.first_only.val();
             self.first_found_q.d.next = false;
+            self.trail_full.d.next = false;
             self.answer_kept.d.next = false;
             self.guess_pending.d.next = false;
             self.after_guess.d.next = false;

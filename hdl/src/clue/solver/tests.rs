@@ -61,7 +61,7 @@ fn finish(uut: &mut ClueSolver, rows: usize, columns: usize) -> (ClueVerdict, u6
         rows,
         columns,
         outcome: uut.outcome.val().to_u8(),
-        detail: uut.contradiction_line.val().to_u8(),
+        detail: uut.detail.val().to_u8(),
         cells: vec![],
         differs: vec![],
         visits: 0,
@@ -121,9 +121,8 @@ fn check_search(
         (expected.nodes, expected.backtracks),
         "nodes and backtracks, {what}"
     );
-    if expected.outcome == outcome::CONTRADICTION {
-        assert_eq!(got.detail, expected.detail, "contradiction line, {what}");
-    } else {
+    assert_eq!(got.detail, expected.detail, "detail, {what}");
+    if expected.outcome != outcome::CONTRADICTION {
         assert_eq!(got.cells, expected.cells, "cells, {what}");
         assert_eq!(got.differs, expected.differs, "differs, {what}");
     }

@@ -18,7 +18,7 @@ module tb;
   wire busy, done, all_known;
   wire [31:0] nodes, backtracks;
   wire [2:0] outcome;
-  wire [7:0] contradiction_line, passes;
+  wire [7:0] detail, passes;
   wire [31:0] cycles;
   top uut(.clock(clock), .abort(abort), .start(start), .rows(rows), .columns(columns),
       .clue_write(clue_write), .clue_address(clue_address), .clue_length(clue_length),
@@ -26,7 +26,7 @@ module tb;
       .line_blocks(line_blocks), .budget(budget), .read_row(read_row), .read_value(read_value),
           .read_differs(read_differs), .all_known(all_known), .nodes(nodes), .backtracks(backtracks),
       .row_word(row_word), .busy(busy), .done(done), .outcome(outcome),
-      .contradiction_line(contradiction_line), .cycles(cycles), .passes(passes));
+      .detail(detail), .cycles(cycles), .passes(passes));
   // Boards: m, n, budget, then per line its block count and blocks; 0 0 ends.
   reg [15:0] stimulus [0:65535];
   integer at, line, b, k, r, guard;
@@ -53,7 +53,7 @@ while (stimulus[at] != 0) begin
   start = 1; @(posedge clock); #1; start = 0;
   guard = 0;
   while (!done && guard < 2000000) begin @(posedge clock); #1; guard = guard + 1; end
-  $display("%0d %0d %0d %0d %0d %0d %0d", outcome, contradiction_line, passes, cycles,
+  $display("%0d %0d %0d %0d %0d %0d %0d", outcome, detail, passes, cycles,
            nodes, backtracks, all_known);
   for (r = 0; r < rows; r = r + 1) begin
     read_row = r; read_value = 0; @(posedge clock); #1; known = row_word;
