@@ -508,10 +508,15 @@ mod tests {
     /// Runs the pieces through the board model and through the simulated
     /// core; both must send the same bytes.
     fn check(name: &str, pieces: &[Piece]) -> Vec<u8> {
-        let mut model = BoardModel::default();
-        let mut driver = CoreDriver::new(CPB);
+        check_on::<crate::dnf::core::NonogramCore>(Engine::Dnf, name, pieces)
+    }
+
+    /// As [`check`], on the core of `engine` (`C`).
+    fn check_on<C: SerialCore>(engine: Engine, name: &str, pieces: &[Piece]) -> Vec<u8> {
+        let mut model = BoardModel::new(engine);
+        let mut driver = CoreDriver::<C>::with_core(CPB);
         let (mut expected, mut got) = (vec![], vec![]);
-        let quiet = |driver: &mut CoreDriver| {
+        let quiet = |driver: &mut CoreDriver<C>| {
             while !driver.quiet() {
                 driver.step();
             }
@@ -763,6 +768,40 @@ mod tests {
         assert!(model.bytes(&switch(other)).is_empty());
         assert_eq!(driver.boot(), Some(other as u8), "{engine:?}: SWITCH when idle");
         assert_eq!(model.boot(), driver.boot());
+    }
+
+    /// The clue core against the model on broken v2 streams: a byte lost
+    /// to a framing error (FRAMING), a silence (TRUNCATED) and a restart at
+    /// offsets through a board, each followed by a good board.
+    #[test]
+    fn the_clue_core_answers_broken_streams_like_the_model() {
+        use Piece::*;
+        let (rows, columns) = heart();
+        let mut good = vec![];
+        crate::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut good);
+        let mut one = vec![];
+        crate::clue::clue_protocol::encode_board(&[vec![1]], &[vec![1]], 0, &mut one);
+        let mut framing = 0;
+        for at in [0, 1, 2, 3, 5, good.len() / 2, good.len() - 2, good.len() - 1] {
+            let clue = |name: &str, pieces: &[Piece]| {
+                check_on::<crate::clue::core::ClueCore>(Engine::Clues, name, pieces)
+            };
+            let got = clue(
+                "lost byte",
+                &[
+                    Bytes(good[..at].to_vec()),
+                    Lost(good[at]),
+                    Bytes(good[at + 1..].to_vec()),
+                    Idle,
+                    Bytes(one.clone()),
+                ],
+            );
+            let reply = crate::clue::clue_protocol::decode_any_reply(&got).unwrap().0;
+            framing += ((reply.outcome, reply.detail) == (outcome::MALFORMED, detail::FRAMING)) as usize;
+            clue("silence", &[Bytes(good[..at].to_vec()), Idle, Bytes(one.clone())]);
+            clue("restart", &[Bytes([&good[..at], &good[..]].concat())]);
+        }
+        assert!(framing >= 4, "{framing} FRAMING refusals");
     }
 
     /// The SWITCH example in docs/protocol.md, byte for byte.
