@@ -503,11 +503,18 @@ mod tests {
     fn verilog_synthesises() {
         let uut = new_solver();
         if let Some(log) = yosys_check(&uut, "line_solver") {
-            println!(
-                "line solver: {} LUT4s, {} carry cells, {} block RAMs",
-                yosys_cell_count(&log, "SB_LUT4"),
-                yosys_cell_count(&log, "SB_CARRY"),
-                yosys_cell_count(&log, "SB_RAM40_4K")
+            let luts = yosys_cell_count(&log, "SB_LUT4");
+            let carries = yosys_cell_count(&log, "SB_CARRY");
+            let brams = yosys_cell_count(&log, "SB_RAM40_4K");
+            println!("line solver: {luts} LUT4s, {carries} carry cells, {brams} block RAMs");
+            // The forward pass's state rows (64 bits, one a cell) in block
+            // RAM: 4 SB_RAM40_4K, 16 bits wide each (registers would cost
+            // thousands of cells).
+            assert_eq!(brams, 4, "block RAMs of the line solver");
+            // 1 405 LUT4s and 44 carry cells on 2026-11-25.
+            assert!(
+                luts <= 1_550 && carries <= 64,
+                "{luts} LUT4s, {carries} carry cells"
             );
         }
     }

@@ -289,10 +289,20 @@ fn an_abort_at_every_cycle_of_a_search_leaves_nothing_behind() {
 fn verilog_synthesises() {
     let uut = new_solver();
     if let Some(log) = yosys_check(&uut, "clue_solver") {
-        println!(
-            "clue engine: {} LUT4s, {} block RAMs",
+        let (luts, brams) = (
             yosys_cell_count(&log, "SB_LUT4"),
-            yosys_cell_count(&log, "SB_RAM40_4K")
+            yosys_cell_count(&log, "SB_RAM40_4K"),
+        );
+        println!("clue engine: {luts} LUT4s, {brams} block RAMs");
+        // The clue store, the board's two copies, the line solver's, the
+        // undo trail (8) and the solution (4): 26, and the HX8K has 32.
+        assert_eq!(brams, 26, "block RAMs of the clue engine");
+        // 3 838 on 2026-11-25; the whole clue image then took 5 504 of the
+        // HX8K's 7 680 logic cells at 100 MHz with little margin, so growth
+        // past this is a design decision, not an accident.
+        assert!(
+            luts <= 4_200,
+            "{luts} LUT4s: the clue engine grew past its budget"
         );
     }
 }
