@@ -804,6 +804,65 @@ mod tests {
         assert!(framing >= 4, "{framing} FRAMING refusals");
     }
 
+    /// The reset button pressed at instants through a reply (held for 40
+    /// cycles): every byte on the wire is whole (no framing error, the byte
+    /// in flight is finished), what went out is a prefix of the reply cut
+    /// at a message boundary, and the next board gets the model's reply.
+    fn check_reset_mid_reply<C: SerialCore>(engine: Engine, board: &[u8]) {
+        let reply = BoardModel::new(engine).bytes(board);
+        let mut cut_somewhere = 0;
+        for press in (0..reply.len() as u64 * 10 * CPB as u64).step_by(89) {
+            let mut driver = CoreDriver::<C>::with_core(CPB);
+            driver.send(board);
+            let mut got = vec![];
+            // Up to the reply's first byte, then `press` cycles into it.
+            while got.is_empty() {
+                driver.step();
+                got.extend(driver.take_received());
+            }
+            for _ in 0..press {
+                driver.step();
+            }
+            driver.set_reset(true);
+            for _ in 0..40 {
+                driver.step();
+            }
+            driver.set_reset(false);
+            while !driver.quiet() {
+                driver.step();
+            }
+            got.extend(driver.take_received());
+            let what = format!("{engine:?}, reset {press} cycles into the reply");
+            assert_eq!(driver.framing_errors(), 0, "{what}: a torn byte");
+            assert!(
+                got.len() % 2 == 0 && reply.starts_with(&got),
+                "{what}: {} of {} bytes",
+                got.len(),
+                reply.len()
+            );
+            cut_somewhere += (got.len() < reply.len()) as usize;
+            // The board works after it.
+            driver.send(board);
+            while !driver.quiet() {
+                driver.step();
+            }
+            assert_eq!(driver.take_received(), reply, "{what}: the next board");
+        }
+        assert!(cut_somewhere > 5, "{engine:?}: {cut_somewhere} replies cut");
+    }
+
+    #[test]
+    fn a_reset_mid_reply_sends_no_torn_byte_on_either_core() {
+        let (rows, columns) = (
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        );
+        check_reset_mid_reply::<crate::dnf::core::NonogramCore>(Engine::Dnf, &board(&rows, &columns, false));
+        let mut clues = vec![];
+        crate::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut clues);
+        check_reset_mid_reply::<crate::clue::core::ClueCore>(Engine::Clues, &clues);
+    }
+
     /// The SWITCH example in docs/protocol.md, byte for byte.
     #[test]
     fn the_documented_switch_example() {

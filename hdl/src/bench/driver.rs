@@ -106,6 +106,11 @@ impl<C: SerialCore> CoreDriver<C> {
         driver
     }
 
+    /// Holds the core's reset (the board's button) high or releases it.
+    pub fn set_reset(&mut self, on: bool) {
+        self.core.reset().next = on;
+    }
+
     /// Sends the host's bytes at a rate off by `error` (for example 0.03 = 3 % slow).
     pub fn set_send_rate_error(&mut self, error: f64) {
         self.send_period = self.clocks_per_bit as f64 * (1.0 + error);

@@ -135,7 +135,6 @@ impl Logic for ClueCore {
         self.engine.read_value.next = self.reply.read_value.val();
         self.engine.read_differs.next = self.reply.read_differs.val();
         self.reply.row_word.next = self.engine.row_word.val();
-        self.uart_tx.reset.next = self.reset.val();
         self.uart_tx.data.next = self.reply.tx_data.val();
         self.uart_tx.start.next = self.reply.tx_start.val();
         self.reply.tx_ready.next = self.uart_tx.ready.val();

@@ -131,7 +131,6 @@ impl Logic for NonogramCore {
         self.reply.refuse_detail.next = self.parser.refuse_detail.val();
         self.reply.top_known.next = self.solver.top_known.val();
         self.reply.top_value.next = self.solver.top_value.val();
-        self.uart_tx.reset.next = self.reset.val();
         self.uart_tx.data.next = self.reply.tx_data.val();
         self.uart_tx.start.next = self.reply.tx_start.val();
         self.reply.tx_ready.next = self.uart_tx.ready.val();

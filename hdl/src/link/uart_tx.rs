@@ -1,13 +1,16 @@
 //! UART transmitter, 8N1, LSB first. It latches `data` when `start` is high
 //! while `ready`, and is ready again once the stop bit has been sent.
+//!
+//! It has no reset: a byte once begun is always finished, so that a reset
+//! of the core (the board's button) never puts a torn byte on the wire. Its
+//! flip-flops power up idle; the reply stops at a message boundary on the
+//! parser's abort, which a reset raises.
 
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
 pub struct UartTx {
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: abandon the byte, line idle.
-    pub reset: Signal<In, Bit>,
     pub data: Signal<In, Bits<8>>,
     /// Latch `data` and send it (only heeded while `ready`).
     pub start: Signal<In, Bit>,
@@ -37,7 +40,6 @@ impl UartTx {
         );
         UartTx {
             clock: Default::default(),
-            reset: Default::default(),
             data: Default::default(),
             start: Default::default(),
             ready: Default::default(),
@@ -58,8 +60,7 @@ impl Logic for UartTx {
         dff_setup!(self, clock, busy, shift_inv, bits_left, timer, last_clock);
         // While busy the timer counts up and wraps at the last tick, so it
         // is there in the clock after it was at the tick before.
-        self.last_clock.d.next =
-            self.busy.q.val() & (self.timer.q.val() == self.tick_before_last.val()) & !self.reset.val();
+        self.last_clock.d.next = self.busy.q.val() & (self.timer.q.val() == self.tick_before_last.val());
         // Ready during the stop bit's last clock too, so bytes go back to back.
         self.ready.next = !self.busy.q.val() | ((self.bits_left.q.val() == 1) & self.last_clock.q.val());
         self.tx.next = !self.shift_inv.q.val().get_bit(0);
@@ -83,10 +84,6 @@ impl Logic for UartTx {
             // which the Verilator cross-check caught as a low stop bit.)
             self.shift_inv.d.next = (bit_cast::<10, 8>(self.data.val() ^ 0xff) << 1) | 1;
         }
-        if self.reset.val() {
-            self.busy.d.next = false;
-            self.shift_inv.d.next = 0.into();
-        }
     }
 }
 
@@ -108,7 +105,6 @@ mod tests {
         fn update(&mut self) {
             self.tx.clock.next = self.clock.val();
             self.rx.clock.next = self.clock.val();
-            self.tx.reset.next = false;
             self.rx.reset.next = false;
             self.rx.rx.next = self.tx.tx.val();
         }
