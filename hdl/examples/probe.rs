@@ -48,7 +48,7 @@ struct ClueEngineProbe {
     clock: Signal<In, Clock>,
     serial_in: Signal<In, Bit>,
     serial_out: Signal<Out, Bit>,
-    inputs: DFF<Bits<80>>,
+    inputs: DFF<Bits<81>>,
     outputs: DFF<Bits<64>>,
     engine: ClueSolver,
 }
@@ -58,7 +58,7 @@ impl Logic for ClueEngineProbe {
     fn update(&mut self) {
         dff_setup!(self, clock, inputs, outputs);
         self.engine.clock.next = self.clock.val();
-        self.inputs.d.next = (self.inputs.q.val() << 1) | bit_cast::<80, 1>(self.serial_in.val().into());
+        self.inputs.d.next = (self.inputs.q.val() << 1) | bit_cast::<81, 1>(self.serial_in.val().into());
         self.engine.abort.next = self.inputs.q.val().get_bit(0);
         self.engine.start.next = self.inputs.q.val().get_bit(1);
         self.engine.rows.next = self.inputs.q.val().get_bits::<7>(2);
@@ -72,10 +72,13 @@ impl Logic for ClueEngineProbe {
         self.engine.line_blocks.next = self.inputs.q.val().get_bits::<6>(54);
         self.engine.read_row.next = self.inputs.q.val().get_bits::<6>(60);
         self.engine.read_value.next = self.inputs.q.val().get_bit(66);
+        self.engine.first_only.next = self.inputs.q.val().get_bit(67);
+        self.engine.budget.next = self.inputs.q.val().get_bits::<12>(68);
+        self.engine.read_differs.next = self.inputs.q.val().get_bit(80);
         self.outputs.d.next = (self.outputs.q.val() << 1)
             ^ self.engine.row_word.val()
             ^ bit_cast::<64, 32>(self.engine.cycles.val())
-            ^ bit_cast::<64, 8>(self.engine.contradiction_line.val())
+            ^ bit_cast::<64, 8>(self.engine.detail.val())
             ^ (bit_cast::<64, 8>(self.engine.passes.val()) << 8)
             ^ (bit_cast::<64, 3>(self.engine.outcome.val()) << 16)
             ^ (bit_cast::<64, 1>(self.engine.done.val().into()) << 20)
