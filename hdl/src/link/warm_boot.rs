@@ -8,9 +8,11 @@
 //! unconfigured until it is powered off). Anything else is ignored; the
 //! host learns from the next INFO reply whether the board switched.
 //!
-//! Timing: `idle` is registered (it gathers the whole core's busy flags,
-//! and a request comes at least a message time after anything that makes
-//! the core busy, so a cycle late costs nothing). The image select is
+//! Timing: the request, its image check and `idle` are registered first
+//! (`idle` gathers the whole core's busy flags, the check compares the
+//! message's 12-bit index; a request comes at least a message time after
+//! anything that makes the core busy, so a cycle late costs nothing; the
+//! first version, unregistered, missed 100 MHz). The image select is
 //! registered one cycle before `boot` rises,
 //! so S1/S0 are stable when the primitive samples them. Once armed the
 //! block holds `boot` high: the FPGA is about to be reconfigured, and
@@ -36,6 +38,10 @@ pub struct WarmBoot {
     /// To `SB_WARMBOOT`'s S1 (bit 1) and S0 (bit 0).
     pub select: Signal<Out, Bits<2>>,
     idle_q: DFF<Bit>,
+    request_q: DFF<Bit>,
+    /// The image asked for is in the flash.
+    held_q: DFF<Bit>,
+    image_q: DFF<Bits<2>>,
     armed: DFF<Bit>,
     boot_q: DFF<Bit>,
     select_q: DFF<Bits<2>>,
@@ -57,6 +63,9 @@ impl WarmBoot {
             boot: Default::default(),
             select: Default::default(),
             idle_q: Default::default(),
+            request_q: Default::default(),
+            held_q: Default::default(),
+            image_q: Default::default(),
             armed: Default::default(),
             boot_q: Default::default(),
             select_q: Default::default(),
@@ -69,24 +78,24 @@ impl WarmBoot {
 impl Logic for WarmBoot {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, idle_q, armed, boot_q, select_q);
+        dff_setup!(self, clock, idle_q, request_q, held_q, image_q, armed, boot_q, select_q);
         self.idle_q.d.next = self.idle.val();
-        self.boot.next = self.boot_q.q.val();
-        self.select.next = self.select_q.q.val();
-        self.boot_q.d.next = self.armed.q.val();
-        if self.request.val()
-            & self.idle_q.q.val()
-            & !self.armed.q.val()
-            & (self.image.val() < self.slots.val())
+        self.request_q.d.next = self.request.val();
+        self.held_q.d.next = (self.image.val() < self.slots.val())
             & self
                 .images
                 .val()
-                .get_bit(self.image.val().get_bits::<2>(0).index())
-        {
+                .get_bit(self.image.val().get_bits::<2>(0).index());
+        self.image_q.d.next = self.image.val().get_bits::<2>(0);
+        self.boot.next = self.boot_q.q.val();
+        self.select.next = self.select_q.q.val();
+        self.boot_q.d.next = self.armed.q.val();
+        if self.request_q.q.val() & self.held_q.q.val() & self.idle_q.q.val() & !self.armed.q.val() {
             self.armed.d.next = true;
-            self.select_q.d.next = self.image.val().get_bits::<2>(0);
+            self.select_q.d.next = self.image_q.q.val();
         }
         if self.reset.val() {
+            self.request_q.d.next = false;
             self.armed.d.next = false;
             self.boot_q.d.next = false;
         }
@@ -108,13 +117,13 @@ mod tests {
     }
 
     /// Sets `idle` for a cycle, then sends one request pulse; returns (boot,
-    /// select) after it and the next 2 cycles.
+    /// select) after it and the next 3 cycles.
     fn ask(b: &mut WarmBoot, image: u64, idle: bool) -> Vec<(bool, u8)> {
         b.idle.next = idle;
         cycle(b);
         b.request.next = true;
         b.image.next = image.into();
-        (0..3)
+        (0..4)
             .map(|_| {
                 cycle(b);
                 b.request.next = false;
@@ -127,15 +136,21 @@ mod tests {
     fn an_idle_board_boots_an_image_the_flash_holds_with_the_select_first() {
         let mut b = boot(0b0011);
         cycle(&mut b);
-        assert_eq!(ask(&mut b, 1, true), [(false, 1), (true, 1), (true, 1)]);
+        assert_eq!(
+            ask(&mut b, 1, true),
+            [(false, 0), (false, 1), (true, 1), (true, 1)]
+        );
         // Armed: later requests change nothing.
-        assert_eq!(ask(&mut b, 0, true), [(true, 1); 3]);
+        assert_eq!(ask(&mut b, 0, true), [(true, 1); 4]);
         b.reset.next = true;
         cycle(&mut b);
         b.reset.next = false;
         cycle(&mut b);
         assert!(!b.boot.val());
-        assert_eq!(ask(&mut b, 0, true), [(false, 0), (true, 0), (true, 0)]);
+        assert_eq!(
+            ask(&mut b, 0, true),
+            [(false, 1), (false, 0), (true, 0), (true, 0)]
+        );
     }
 
     #[test]
@@ -143,9 +158,12 @@ mod tests {
         let mut b = boot(0b0101);
         cycle(&mut b);
         for (image, idle) in [(2, false), (1, true), (3, true), (6, true), (4095, true)] {
-            assert_eq!(ask(&mut b, image, idle), [(false, 0); 3], "image {image}");
+            assert_eq!(ask(&mut b, image, idle), [(false, 0); 4], "image {image}");
         }
-        assert_eq!(ask(&mut b, 2, true), [(false, 2), (true, 2), (true, 2)]);
+        assert_eq!(
+            ask(&mut b, 2, true),
+            [(false, 0), (false, 2), (true, 2), (true, 2)]
+        );
     }
 
     #[test]
