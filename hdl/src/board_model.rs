@@ -33,6 +33,24 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// The flash image that runs it (image i runs engine bit 1 << i).
+    pub fn image(self) -> u8 {
+        match self {
+            Engine::Dnf => image::DNF,
+            Engine::Clues => image::CLUES,
+        }
+    }
+
+    /// The engine flash image `image` runs (the cores boot only images the
+    /// flash holds, so anything but the clue image is the DNF engine's).
+    pub fn of_image(image: u8) -> Engine {
+        if image == image::CLUES {
+            Engine::Clues
+        } else {
+            Engine::Dnf
+        }
+    }
+
     /// Its name in flags and reports: "dnf" or "clues".
     pub fn name(self) -> &'static str {
         match self {

@@ -124,12 +124,7 @@ impl ModelBoard {
                         // A warm boot into another image: a fresh board
                         // with that image's engine (as the flash has).
                         if let Some(image) = stream.boot() {
-                            let engine = if image == nonogram_hdl::link::protocol::image::CLUES {
-                                Engine::Clues
-                            } else {
-                                Engine::Dnf
-                            };
-                            stream = BoardModel::new(engine);
+                            stream = BoardModel::new(Engine::of_image(image));
                         }
                         if let Some(reply) = stream.byte(byte) {
                             let reply = match (&self.behaviour, reply) {

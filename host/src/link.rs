@@ -380,15 +380,6 @@ pub fn running(info: &Reply) -> (Engine, u8) {
     (engine, info.engines >> 4)
 }
 
-/// The flash image that runs `engine`.
-pub fn image_of(engine: Engine) -> u8 {
-    use nonogram_hdl::link::protocol::{image, status::engines};
-    match engine {
-        Engine::Dnf => image::of_engine(engines::DNF),
-        Engine::Clues => image::of_engine(engines::CLUES),
-    }
-}
-
 /// Reboots the board into the flash image of `engine` (SWITCH) and returns
 /// the new image's INFO reply. The board must be idle: it ignores SWITCH
 /// while it loads, solves or replies (the caller has just had an INFO).
@@ -398,7 +389,7 @@ pub fn switch_engine(
     config: &LinkConfig,
 ) -> Result<Reply, LinkError> {
     use nonogram_hdl::link::protocol::{code, Message};
-    let image = image_of(engine);
+    let image = engine.image();
     let not_switched = |reason: String| LinkError::NotSwitched {
         image,
         engine: engine.name(),

@@ -622,7 +622,7 @@ fn finish_by_search(
 /// decides it; else the clue engine, which also searches, when the board
 /// has it; else the one running.
 pub fn choose_engine(puzzle: &Puzzle, forced: Option<Engine>, running: Engine, images: u8) -> Engine {
-    let available = |e: Engine| e == running || images >> link::image_of(e) & 1 == 1;
+    let available = |e: Engine| e == running || images >> e.image() & 1 == 1;
     let dnf_decides = || {
         wire::check_capacity(puzzle).is_ok()
             && crate::solver::line_solve(&puzzle.rows, &puzzle.columns).outcome
@@ -664,7 +664,7 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
     let engine = choose_engine(puzzle, options.engine, running, images);
     report.engine = Some(engine.name().into());
     if info.is_some() && engine != running {
-        if images >> link::image_of(engine) & 1 == 0 {
+        if images >> engine.image() & 1 == 0 {
             report.status = Status::OverCapacity;
             report.message = Some(format!(
                 "this board has the {} engine only (its flash holds no {} image)",

@@ -23,7 +23,7 @@ use nonogram_hdl::clue::core::ClueCore;
 use nonogram_hdl::dnf::core::NonogramCore;
 
 pub use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::link::protocol::{self, IDLE_TIMEOUT_BITS};
+use nonogram_hdl::link::protocol::IDLE_TIMEOUT_BITS;
 use serialport::{SerialPort, TTYPort};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -142,7 +142,7 @@ impl Stats {
     }
     /// The engine of the flash image running now.
     pub fn engine(&self) -> Engine {
-        engine_of_image(self.image.load(Ordering::Relaxed))
+        Engine::of_image(self.image.load(Ordering::Relaxed))
     }
     pub fn bytes_out(&self) -> u64 {
         self.bytes_out.load(Ordering::Relaxed)
@@ -420,16 +420,6 @@ pub fn verilator_core(engine: Engine, rate_error: f64) -> io::Result<Box<dyn Sim
     )?))
 }
 
-/// The engine of flash image `image` (the cores boot only images the flash
-/// holds).
-fn engine_of_image(image: u8) -> Engine {
-    if image == protocol::image::CLUES {
-        Engine::Clues
-    } else {
-        Engine::Dnf
-    }
-}
-
 /// Serves the port with the core of `engine`, and with a fresh core of
 /// another image (from `boot`) whenever the running one raises BOOT.
 fn serve(
@@ -505,7 +495,7 @@ fn serve(
         // A warm boot: the FPGA reconfigures from the image asked for,
         // every register and memory starting over.
         if let Some(image) = core.boot() {
-            core = boot(engine_of_image(image))?;
+            core = boot(Engine::of_image(image))?;
             stats.image.store(image, Ordering::Relaxed);
             stats.warm_boots.fetch_add(1, Ordering::Relaxed);
             idle_done = true;

@@ -139,8 +139,6 @@ pub mod status {
 /// `1 << i`. The iCE40 powers up into image 0 and reboots into another
 /// (`SB_WARMBOOT`) on a SWITCH.
 pub mod image {
-    use super::status::engines;
-
     /// The DNF engine, protocol v1: the power-up image.
     pub const DNF: u8 = 0;
     /// The clue engine, protocol v2.
@@ -151,17 +149,10 @@ pub mod image {
     pub const FLASH: u8 = 1 << DNF | 1 << CLUES;
 
     /// The ENGINES field of an image running `engine` (one of
-    /// [`engines`]) in a flash holding the `images` set.
+    /// [`super::status::engines`]) in a flash holding the `images` set.
     pub const fn engines_field(engine: u8, images: u8) -> u8 {
         engine | images << 4
     }
-
-    /// The image that runs `engine` (one of [`engines`]).
-    pub const fn of_engine(engine: u8) -> u8 {
-        engine.trailing_zeros() as u8
-    }
-
-    const _: () = assert!(of_engine(engines::DNF) == DNF && of_engine(engines::CLUES) == CLUES);
 }
 
 /// Protocol version sent in INFO replies.
