@@ -53,15 +53,23 @@ struct Variant {
     stale_only: bool,
     score: bool,
     skip: bool,
+    /// Staleness kept per line, as registers would: a round probes the
+    /// unknown cells of the lines changed since the round before began.
+    lines: bool,
+    /// Cells both probes fix alike are fixed (else only contradictions
+    /// fix cells, and no copy or compare of the first result is paid).
+    alike: bool,
 }
 
-const VARIANTS: [Variant; 5] = [
+const VARIANTS: [Variant; 8] = [
     Variant {
         name: "plain",
         probe: false,
         stale_only: false,
         score: false,
         skip: false,
+        lines: false,
+        alike: true,
     },
     Variant {
         name: "probe",
@@ -69,6 +77,8 @@ const VARIANTS: [Variant; 5] = [
         stale_only: false,
         score: false,
         skip: false,
+        lines: false,
+        alike: true,
     },
     Variant {
         name: "probe-stale",
@@ -76,6 +86,8 @@ const VARIANTS: [Variant; 5] = [
         stale_only: true,
         score: false,
         skip: false,
+        lines: false,
+        alike: true,
     },
     Variant {
         name: "probe-score",
@@ -83,6 +95,8 @@ const VARIANTS: [Variant; 5] = [
         stale_only: true,
         score: true,
         skip: false,
+        lines: false,
+        alike: true,
     },
     Variant {
         name: "probe-score-skip",
@@ -90,6 +104,35 @@ const VARIANTS: [Variant; 5] = [
         stale_only: true,
         score: true,
         skip: true,
+        lines: false,
+        alike: true,
+    },
+    Variant {
+        name: "score-lines",
+        probe: true,
+        stale_only: true,
+        score: true,
+        skip: false,
+        lines: true,
+        alike: true,
+    },
+    Variant {
+        name: "score-lines-noalike",
+        probe: true,
+        stale_only: true,
+        score: true,
+        skip: false,
+        lines: true,
+        alike: false,
+    },
+    Variant {
+        name: "score-noalike",
+        probe: true,
+        stale_only: true,
+        score: true,
+        skip: false,
+        lines: false,
+        alike: false,
     },
 ];
 
@@ -106,6 +149,8 @@ struct Board<'a> {
     dirty: Vec<bool>,
     /// Lines changed since the cell's last probe, as a per-cell flag.
     stale: Vec<bool>,
+    /// Lines changed since the current probing round began (`lines`).
+    changed: Vec<bool>,
     trail: Vec<(usize, usize)>,
     line: usize,
     /// The last guess's row: the rows above it are known (as in the model).
@@ -125,6 +170,7 @@ impl<'a> Board<'a> {
             value: vec![0; rows + columns],
             dirty: vec![true; rows + columns],
             stale: vec![true; rows * columns],
+            changed: vec![true; rows + columns],
             trail: vec![],
             line: 0,
             scan_row: 0,
@@ -147,6 +193,8 @@ impl<'a> Board<'a> {
         self.trail.push((r, c));
         self.dirty[r] = true;
         self.dirty[self.rows + c] = true;
+        self.changed[r] = true;
+        self.changed[self.rows + c] = true;
         // Every cell of the row and the column may probe differently now.
         for i in 0..self.columns {
             self.stale[r * self.columns + i] = true;
@@ -228,12 +276,14 @@ impl<'a> Board<'a> {
         let mark = self.trail.len();
         // What a probe fixes is undone: it changes no line for good.
         let stale = self.stale.clone();
+        let changed = self.changed.clone();
         self.charge(GUESS_CYCLES)?;
         self.set(r, c, v);
         let ok = self.propagate()?;
         let result = ok.then(|| (self.known[..self.rows].to_vec(), self.value[..self.rows].to_vec()));
         self.undo_to(mark);
         self.stale = stale;
+        self.changed = changed;
         Ok(result)
     }
 
@@ -243,15 +293,24 @@ impl<'a> Board<'a> {
         loop {
             let mut changed = false;
             let mut best: Option<(u32, usize, usize, bool)> = None;
+            let round: Vec<bool> =
+                std::mem::replace(&mut self.changed, vec![false; self.rows + self.columns]);
             for r in 0..self.rows {
                 for c in 0..self.columns {
-                    if self.is_known(r, c) || (self.variant.stale_only && !self.stale[r * self.columns + c]) {
+                    let stale = if self.variant.lines {
+                        round[r] || round[self.rows + c]
+                    } else {
+                        self.stale[r * self.columns + c]
+                    };
+                    if self.is_known(r, c) || (self.variant.stale_only && !stale) {
                         continue;
                     }
                     self.stale[r * self.columns + c] = false;
                     let filled = self.probe(r, c, true)?;
                     // Keep the first result to compare with the second's.
-                    self.charge(2 * self.rows as u64)?;
+                    if self.variant.alike {
+                        self.charge(2 * self.rows as u64)?;
+                    }
                     let empty = self.probe(r, c, false)?;
                     let before: u32 = self.known[..self.rows].iter().map(|w| w.count_ones()).sum();
                     let empty_fails = empty.is_none();
@@ -266,7 +325,8 @@ impl<'a> Board<'a> {
                             let n1: u32 = k1.iter().map(|w| w.count_ones()).sum::<u32>() - before;
                             let n0: u32 = k0.iter().map(|w| w.count_ones()).sum::<u32>() - before;
                             // Cells both values fix, alike.
-                            for row in 0..self.rows {
+                            let alike = self.variant.alike;
+                            for row in (0..self.rows).filter(|_| alike) {
                                 let alike = k1[row] & k0[row] & !(v1[row] ^ v0[row]) & !self.known[row];
                                 for col in (0..self.columns).filter(|&i| alike >> i & 1 == 1) {
                                     self.set(row, col, v1[row] >> col & 1 == 1);
@@ -335,6 +395,7 @@ impl<'a> Board<'a> {
             self.scan_row = scan_row;
             // Back from a branch: every probe result is in doubt.
             self.stale.iter_mut().for_each(|s| *s = true);
+            self.changed.iter_mut().for_each(|s| *s = true);
         }
         Ok(false)
     }

@@ -51,6 +51,10 @@ pub struct Args {
     /// the first solution found, the tournaments' task.
     #[arg(long)]
     pub unique: bool,
+    /// Run the board as the planned probing engine (its cycle-exact model,
+    /// `clue_model::Mode::probe`), which the gateware does not have yet.
+    #[arg(long)]
+    pub probe: bool,
     /// The board's search budget per puzzle, in cycles (rounded up to a
     /// multiple of 2^20; the default is 1.0 s at 100 MHz).
     #[arg(long, value_name = "CYCLES", default_value_t = 96 << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
@@ -226,7 +230,12 @@ pub fn run_puzzles(
                 .map_err(|e| format!("{}: the {side}'s solution breaks the clues: {e}", puzzle.name))
         };
 
-        let verdict = clue_model::search_in(&puzzle.rows, &puzzle.columns, budget, first);
+        let mode = clue_model::Mode {
+            budget,
+            first,
+            probe: args.probe,
+        };
+        let verdict = clue_model::run(&puzzle.rows, &puzzle.columns, mode);
         results.board_cycles += verdict.cycles;
         results.board_nodes += verdict.nodes;
         results.board_backtracks += verdict.backtracks;
@@ -323,6 +332,11 @@ pub fn run(args: &Args) -> i32 {
     } else {
         "first solution"
     };
+    let engine = if args.probe {
+        "the planned probing engine's cycle-exact model (not in the gateware yet)"
+    } else {
+        "the clue engine's cycle-exact model, line logic then search"
+    };
     let source = match &args.set {
         Some(p) => p.display().to_string(),
         None => format!(
@@ -348,6 +362,7 @@ pub fn run(args: &Args) -> i32 {
             "status": "ok",
             "source": source,
             "mode": mode,
+            "board_engine": engine,
             "puzzles": results.puzzles,
             "board_solved": b.solved(),
             "board_seconds": b.total_seconds,
@@ -363,7 +378,7 @@ pub fn run(args: &Args) -> i32 {
     } else {
         println!("tournament: {} puzzles, {source}; {mode} mode", results.puzzles);
         println!(
-            "board (the clue engine's cycle-exact model, line logic then search, budget {budget_cycles} cycles): \
+            "board ({engine}, budget {budget_cycles} cycles): \
              {} of {} solved, {} gave up; {} cycles, {} search nodes, {} backtracks",
             b.solved(),
             results.puzzles,
@@ -436,6 +451,7 @@ mod tests {
             density: 0.5,
             seed: 2011,
             unique,
+            probe: false,
             max_time: 60.0,
             budget: 10 << 20,
             quiet: true,
