@@ -63,6 +63,26 @@ pub fn random_puzzle(
     (None, ATTEMPTS as u64)
 }
 
+/// A square `size` × `size` picture with exactly `black` filled cells,
+/// chosen uniformly (a partial Fisher–Yates shuffle), as the tournament
+/// generator draws them; puzzle `index` of `seed`.
+pub fn picture_with_count(seed: u64, index: u64, size: usize, black: usize) -> Puzzle {
+    let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03);
+    let cells_total = size * size;
+    let black = black.min(cells_total);
+    let mut order: Vec<usize> = (0..cells_total).collect();
+    for i in 0..black {
+        let j = i + (next(&mut state) % (cells_total - i) as u64) as usize;
+        order.swap(i, j);
+    }
+    let mut cells = vec![false; cells_total];
+    order[..black].iter().for_each(|&at| cells[at] = true);
+    let name = format!("tournament seed {seed} puzzle {}", index + 1);
+    let mut puzzle = Puzzle::from_picture(&name, size, size, &cells);
+    puzzle.title = Some(name);
+    puzzle
+}
+
 /// Parses `--engine`: "dnf" or "clues".
 pub fn parse_engine(s: &str) -> Result<Engine, String> {
     [Engine::Dnf, Engine::Clues]

@@ -41,9 +41,11 @@ pub struct Args {
     /// Rows and columns of the random pictures (the tournaments use 25).
     #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub size: u16,
-    /// Probability that a cell of a random picture is filled.
-    #[arg(long, default_value_t = 0.5, value_parser = nonogram_sim::flags::probability)]
-    pub density: f64,
+    /// The share of filled cells in every random picture (an exact count);
+    /// without it, the tournaments' ramp: from 0.50 in the first puzzle down
+    /// to 0.35 in the last.
+    #[arg(long, value_parser = nonogram_sim::flags::probability)]
+    pub density: Option<f64>,
     /// Seed of the random pictures.
     #[arg(long, default_value_t = 2011)]
     pub seed: u64,
@@ -130,10 +132,26 @@ pub struct Results {
     pub software_nodes: u64,
 }
 
-/// Puzzle `index` of a random tournament with `seed`.
-pub fn puzzle(seed: u64, index: u64, size: usize, density: f64) -> Puzzle {
-    let (drawn, _) = crate::random::random_puzzle(Engine::Clues, seed, index, &(size..=size), density);
-    drawn.expect("a square picture up to 64 fits the clue engine").0
+/// The tournaments' density for puzzle `index` of `count`: 0.50 falling
+/// linearly to 0.35.
+pub fn ramp_density(index: u64, count: u64) -> f64 {
+    let at = if count > 1 {
+        index as f64 / (count - 1) as f64
+    } else {
+        0.0
+    };
+    RAMP.0 + (RAMP.1 - RAMP.0) * at
+}
+
+/// The density ramp of the tournaments' generator, first puzzle to last.
+pub const RAMP: (f64, f64) = (0.50, 0.35);
+
+/// Puzzle `index` of `count` of a random tournament with `seed`: exactly
+/// `density` (or the ramp's) × size² cells filled, rounded.
+pub fn puzzle(seed: u64, index: u64, count: u64, size: usize, density: Option<f64>) -> Puzzle {
+    let density = density.unwrap_or_else(|| ramp_density(index, count));
+    let black = (density * (size * size) as f64).round() as usize;
+    crate::random::picture_with_count(seed, index, size, black)
 }
 
 /// Reads a tournament set: `$N` headers, each followed by the columns'
@@ -287,9 +305,12 @@ fn load(args: &Args) -> Result<Vec<Puzzle>, String> {
             puzzles.truncate(args.count.unwrap_or(u64::MAX).min(usize::MAX as u64) as usize);
             Ok(puzzles)
         }
-        None => Ok((0..args.count.unwrap_or(1000))
-            .map(|i| puzzle(args.seed, i, args.size as usize, args.density))
-            .collect()),
+        None => {
+            let count = args.count.unwrap_or(1000);
+            Ok((0..count)
+                .map(|i| puzzle(args.seed, i, count, args.size as usize, args.density))
+                .collect())
+        }
     }
 }
 
@@ -340,8 +361,14 @@ pub fn run(args: &Args) -> i32 {
     let source = match &args.set {
         Some(p) => p.display().to_string(),
         None => format!(
-            "random {}x{} pictures, cells filled with probability {}, seed {}",
-            args.size, args.size, args.density, args.seed
+            "random {}x{} pictures, {}, seed {}",
+            args.size,
+            args.size,
+            match args.density {
+                Some(d) => format!("{d} of the cells filled"),
+                None => format!("the share of filled cells falling from {} to {}", RAMP.0, RAMP.1),
+            },
+            args.seed
         ),
     };
     // Board and software seconds by bands of puzzle numbers (the sets'
@@ -448,7 +475,7 @@ mod tests {
             set: None,
             count: Some(count),
             size,
-            density: 0.5,
+            density: Some(0.5),
             seed: 2011,
             unique,
             probe: false,
@@ -461,6 +488,26 @@ mod tests {
 
     fn random(a: &Args) -> Results {
         run_puzzles(a, &load(a).unwrap(), |_| {}).unwrap()
+    }
+
+    /// As the tournaments' generator: an exact count of filled cells, from
+    /// half the cells in the first puzzle to 35 % in the last.
+    #[test]
+    fn random_sets_ramp_the_filled_cells_from_half_to_35_percent() {
+        let mut a = args(1000, 25, false);
+        a.density = None;
+        let filled = |p: &Puzzle| p.rows.iter().flatten().sum::<usize>();
+        let set = load(&a).unwrap();
+        assert_eq!(set.len(), 1000);
+        assert_eq!(filled(&set[0]), 313);
+        assert_eq!(
+            filled(&set[499]),
+            (625.0 * ramp_density(499, 1000)).round() as usize
+        );
+        assert_eq!(filled(&set[999]), 219);
+        assert!(set.windows(2).all(|w| filled(&w[0]) >= filled(&w[1])));
+        a.density = Some(0.4);
+        assert!(load(&a).unwrap().iter().all(|p| filled(p) == 250));
     }
 
     #[test]
@@ -486,9 +533,9 @@ mod tests {
 
     #[test]
     fn the_puzzles_depend_only_on_the_seed_and_the_index() {
-        let a = puzzle(7, 3, 25, 0.5);
-        let b = puzzle(7, 3, 25, 0.5);
-        let c = puzzle(8, 3, 25, 0.5);
+        let a = puzzle(7, 3, 1000, 25, None);
+        let b = puzzle(7, 3, 1000, 25, None);
+        let c = puzzle(8, 3, 1000, 25, None);
         assert_eq!((&a.rows, &a.columns), (&b.rows, &b.columns));
         assert_ne!(a.rows, c.rows);
         assert_eq!((a.height(), a.width()), (25, 25));

@@ -53,6 +53,30 @@ pub fn random_15x15() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     (rows, columns)
 }
 
+/// A random `rows` × `columns` picture whose lines all fit the DNF engine
+/// together (at most `FIFO_ENTRIES` options): dense (85–97 % filled), so
+/// that even 32-cell lines have few fills. Its clues.
+pub fn dense_picture(
+    rand: &mut dyn FnMut() -> u64,
+    rows: usize,
+    columns: usize,
+) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    use crate::dnf::options::count;
+    loop {
+        let density = 85 + rand() % 13;
+        let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < density).collect();
+        let (r, c) = crate::dnf::model::clues_of_picture(rows, columns, &cells);
+        let options: u64 = r
+            .iter()
+            .map(|b| count(b, columns))
+            .chain(c.iter().map(|b| count(b, rows)))
+            .sum();
+        if options <= crate::common::params::FIFO_ENTRIES as u64 {
+            return (r, c);
+        }
+    }
+}
+
 pub fn tick<B: Block>(uut: &mut B, clock: fn(&mut B) -> &mut Signal<In, Clock>) {
     for level in [false, true] {
         clock(uut).next = Clock { clk: level };

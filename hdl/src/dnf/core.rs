@@ -304,6 +304,12 @@ mod tests {
             assert_matches_model(&reply, &verdict);
             seen[verdict.outcome as usize] += 1;
         }
+        // Lines of the largest length, 32 cells, both ways.
+        for (rows, columns) in [(1, 32), (32, 1), (2, 32)] {
+            let (r, c) = crate::bench::dense_picture(&mut rand, rows, columns);
+            let verdict = model::solve_clues(&r, &c);
+            assert_matches_model(&reply_of(&mut driver, &board_bytes(&r, &c, false)), &verdict);
+        }
         // Clues that cannot all hold: a contradiction.
         let (r, c) = (vec![vec![2], vec![]], vec![vec![1], vec![]]);
         let verdict = model::solve_clues(&r, &c);
