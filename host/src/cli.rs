@@ -536,7 +536,12 @@ fn info(a: &InfoArgs) -> i32 {
         v["error"] = serde_json::Value::Null;
         println!("{v}");
     } else {
-        let list = |v: &[u64]| v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ");
+        let list = |v: &[u64]| v.iter().map(|&n| wire::count_text(n)).collect::<Vec<_>>().join(" ");
+        // A saturated byte count (2^64 or more) takes at least that long.
+        let time = |bytes: u64, seconds: f64| {
+            let at_least = if bytes == u64::MAX { "more than " } else { "" };
+            format!("{at_least}{}", report::human_seconds(seconds))
+        };
         let title = j
             .title
             .as_deref()
@@ -550,16 +555,18 @@ fn info(a: &InfoArgs) -> i32 {
         println!("options per column: {}", list(&j.column_options));
         println!(
             "options in all:     {} (the board holds {})",
-            j.options, j.board_entries
+            wire::count_text(j.options),
+            j.board_entries
         );
         println!(
             "bytes on the wire:  {} (filled cells only), {} (--every-cell)",
-            j.bytes, j.bytes_every_cell
+            wire::count_text(j.bytes),
+            wire::count_text(j.bytes_every_cell)
         );
         println!(
             "send time:          {} (filled cells only), {} (--every-cell) at {} baud",
-            report::human_seconds(j.seconds),
-            report::human_seconds(j.seconds_every_cell),
+            time(j.bytes, j.seconds),
+            time(j.bytes_every_cell, j.seconds_every_cell),
             j.baud
         );
         match &j.capacity_error {

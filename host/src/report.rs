@@ -378,7 +378,7 @@ impl Report {
                 human_seconds(l)
             ));
         } else if self.puzzle.is_some() && self.status != Status::Error {
-            s.push_str(&format!("options: {}\n", self.options));
+            s.push_str(&format!("options: {}\n", wire::count_text(self.options)));
         }
         s
     }
@@ -400,14 +400,29 @@ fn cell_char(c: Option<bool>) -> char {
     }
 }
 
-/// Seconds as "12.3 µs", "4.56 ms", "2.31 s".
+/// Seconds as "12.3 µs", "4.56 ms", "2.31 s", "7.5 minutes", "5.2 hours",
+/// "3.1 days", "41 years", "6.1e8 years".
 pub fn human_seconds(t: f64) -> String {
+    const MINUTE: f64 = 60.0;
+    const HOUR: f64 = 60.0 * MINUTE;
+    const DAY: f64 = 24.0 * HOUR;
+    const YEAR: f64 = 365.25 * DAY;
     if t < 1e-3 {
         format!("{:.1} µs", t * 1e6)
     } else if t < 1.0 {
         format!("{:.2} ms", t * 1e3)
-    } else {
+    } else if t < 2.0 * MINUTE {
         format!("{t:.2} s")
+    } else if t < 2.0 * HOUR {
+        format!("{:.1} minutes", t / MINUTE)
+    } else if t < 2.0 * DAY {
+        format!("{:.1} hours", t / HOUR)
+    } else if t < YEAR {
+        format!("{:.1} days", t / DAY)
+    } else if t < 1e4 * YEAR {
+        format!("{:.0} years", t / YEAR)
+    } else {
+        format!("{:.1e} years", t / YEAR)
     }
 }
 

@@ -14,11 +14,21 @@ pub fn option_counts(puzzle: &Puzzle) -> Vec<u64> {
     puzzle.lines().map(|(clue, length)| count(clue, length)).collect()
 }
 
-/// Total options, saturating.
+/// Total options, saturating: `u64::MAX` means 2^64 or more.
 pub fn total_options(puzzle: &Puzzle) -> u64 {
     option_counts(puzzle)
         .iter()
         .fold(0u64, |a, &b| a.saturating_add(b))
+}
+
+/// A count of options or bytes for people: the number, or "≥2^64" when it
+/// saturated (`u64::MAX`: [`count`] saturates only past 2^64 - 1).
+pub fn count_text(n: u64) -> String {
+    if n == u64::MAX {
+        "≥2^64".to_string()
+    } else {
+        n.to_string()
+    }
 }
 
 /// Why a puzzle does not fit the board.
@@ -56,10 +66,12 @@ pub fn check_capacity(puzzle: &Puzzle) -> Result<(), OverCapacity> {
                         .fold((0, 0), |best, (i, &n)| if n > best.1 { (i, n) } else { best });
                 let (clue, _) = puzzle.lines().nth(worst).unwrap_or((&[], 0));
                 format!(
-                    "the puzzle has {total} options but the board holds {FIFO_ENTRIES} \
-                     (the most come from {}, clue {}: {n} options)",
+                    "the puzzle has {} options but the board holds {FIFO_ENTRIES} \
+                     (the most come from {}, clue {}: {} options)",
+                    count_text(total),
                     puzzle.line_name(worst),
-                    clue_text(clue, ",")
+                    clue_text(clue, ","),
+                    count_text(n)
                 )
             } else {
                 format!(

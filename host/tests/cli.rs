@@ -150,6 +150,22 @@ fn info_tells_the_numbers() {
     assert_eq!(j["row_options"].as_array().unwrap().len(), 15);
 }
 
+/// A 200×200 has more options and wire bytes than a u64 holds: `info`
+/// says "≥2^64" and a time in years, not the saturated u64.
+#[test]
+fn info_on_a_huge_puzzle_tells_no_absurd_numbers() {
+    let file = temp("info200x200.txt", &random_picture(200, 200, 50, 200));
+    let o = nonohost(&["info", &file]);
+    let out = stdout(&o);
+    assert!(!out.contains(&u64::MAX.to_string()), "{out}");
+    assert!(out.contains("options in all:     ≥2^64 (the board holds"), "{out}");
+    assert!(out.contains("bytes on the wire:  ≥2^64 (filled cells only)"), "{out}");
+    let time = out.lines().find(|l| l.starts_with("send time:")).unwrap_or_default();
+    assert!(time.contains("more than ") && time.contains("years"), "{out}");
+    let clues = out.lines().find(|l| l.starts_with("clue engine")).unwrap_or_default();
+    assert!(clues.contains(" s at 9600 baud"), "{out}");
+}
+
 fn over_capacity_file() -> String {
     let mut text = String::from("rows:\n");
     text.push_str(&"1 1\n".repeat(30));
