@@ -293,18 +293,38 @@ fn load(args: &PuzzleArgs) -> Result<Puzzle, crate::puzzle::ParseError> {
 }
 
 /// Prints a report: the JSON object on stdout with `--json`; else the text,
-/// on stderr when it is an error.
+/// on stderr when it is a diagnostic (an error, a refusal, a stream the
+/// board found malformed), as every other diagnostic.
 fn print_report(report: &Report, json: bool) -> i32 {
+    let diagnostic = matches!(
+        report.status,
+        Status::Error | Status::OverCapacity | Status::Malformed
+    );
     if json {
         println!("{}", report.to_json());
     } else if report.status == Status::Error && report.puzzle.is_none() {
         eprintln!("error: {}", report.error.as_deref().unwrap_or("unknown"));
-    } else if report.status == Status::Error {
+    } else if diagnostic {
         eprint!("{}", report.to_text());
     } else {
         print!("{}", report.to_text());
     }
     report.exit_code()
+}
+
+/// A usage error as one line for `--json`: clap's whole message (what is
+/// wrong, the argument's name, any tip) without its usage line and its
+/// pointer to `--help`.
+fn usage_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let parts: Vec<String> = text
+        .split("\n\n")
+        .filter(|p| !p.starts_with("Usage:") && !p.starts_with("For more information"))
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let message = parts.join("; ");
+    format!("usage: {}", message.trim_start_matches("error: "))
 }
 
 /// Runs the command line `args` (with the program name first) and returns the exit code.
@@ -326,11 +346,9 @@ where
             }
             // Scripts that asked for JSON still get one object.
             if args.iter().any(|a| a == "--json") {
-                let text = e.render().to_string();
-                let error = text.lines().next().unwrap_or("").trim_start_matches("error: ");
                 println!(
                     "{}",
-                    serde_json::json!({"status": "error", "error": format!("usage: {error}")})
+                    serde_json::json!({"status": "error", "error": usage_message(&e)})
                 );
             }
             return exit::ERROR;

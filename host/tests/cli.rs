@@ -184,11 +184,13 @@ fn a_puzzle_no_engine_takes_is_refused_before_sending() {
     for engine in ["auto", "clues"] {
         let o = nonohost(&["send", "--engine", engine, "--port", "/dev/ttyNOSUCHPORT", &big]);
         assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+        // A refusal is a diagnostic: on stderr, nothing on stdout.
         assert!(
-            stdout(&o).contains("4096 blocks but the clue engine's store holds 2048"),
+            stderr(&o).contains("4096 blocks but the clue engine's store holds 2048"),
             "{}",
-            stdout(&o)
+            stderr(&o)
         );
+        assert_eq!(stdout(&o), "");
     }
 }
 
@@ -199,10 +201,11 @@ fn over_capacity_is_refused_before_sending() {
     let o = nonohost(&["send", "--engine", "dnf", "--port", "/dev/ttyNOSUCHPORT", &big]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("24360 options but the board holds 2048"),
+        stderr(&o).contains("24360 options but the board holds 2048"),
         "{}",
-        stdout(&o)
+        stderr(&o)
     );
+    assert_eq!(stdout(&o), "");
     let o = nonohost(&[
         "send",
         "--engine",
@@ -304,6 +307,20 @@ fn json_is_one_object_for_every_subcommand() {
         assert!(j.get("error").is_some(), "{args:?}: {out}");
         assert_eq!(j["error"].is_null(), status != "error", "{args:?}: {out}");
     }
+    // A usage error's JSON has clap's whole message, with the argument's name.
+    let o = nonohost(&["solve", "--json"]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        j["error"],
+        "usage: the following required arguments were not provided: <FILE>"
+    );
+    let o = nonohost(&["solve", "--json", "--bogus", &four]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let error = j["error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("usage: unexpected argument '--bogus' found") && !error.contains("Usage:"),
+        "{error}"
+    );
     // Without --json, a port error is a diagnostic: stderr only.
     let o = nonohost(&["send", "--port", "/dev/ttyNOSUCHPORT", &four]);
     assert_eq!(stdout(&o), "");
@@ -363,6 +380,32 @@ fn send_to_the_model_board_on_a_pty() {
     assert!(out.contains("solved by the board"), "{out}");
     assert!(out.contains("cycles") && out.contains("at 100 MHz"), "{out}");
     assert!(out.contains("link: ") && out.contains("bytes sent"), "{out}");
+    drop(host_end);
+}
+
+/// A board that finds the stream malformed: the answer is a diagnostic,
+/// on stderr, with exit code 1; nothing on stdout.
+#[test]
+fn a_malformed_stream_answer_goes_to_stderr() {
+    use nonogram_hdl::board_model::BoardModel;
+    use nonohost::fake::Behaviour;
+    let p = nonohost::Puzzle::load(Path::new(&example("4x4.txt"))).unwrap();
+    // The model's answer to the stream with a line number changed.
+    let mut bad = nonohost::wire::encode(&p, false);
+    bad[2 * 2 + 1] ^= 0x02;
+    let mut model = BoardModel::default();
+    let reply = bad.iter().find_map(|&b| model.byte(b)).expect("a refusal");
+    let (board_end, host_end) = TTYPort::pair().unwrap();
+    let path = host_end.name().unwrap();
+    let _running = ModelBoard::with_behaviour(Behaviour::Garbage(reply)).spawn(Box::new(board_end));
+    let o = nonohost(&["send", "--engine", "dnf", "--port", &path, &example("4x4.txt")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("the board found the stream malformed: a line out of order"),
+        "{}",
+        stderr(&o)
+    );
     drop(host_end);
 }
 
