@@ -22,6 +22,7 @@ Exit codes:
   3  several solutions, or the board stalled and the puzzle was not completed
   4  over the board's capacity: refused before sending (or by the board)
   5  the software search gave up (--max-time, or Ctrl-C) before it decided
+  6  solved, but the file's goal is not the answer (a warning on stderr says why)
 
 Puzzle files: .non (Steve Simpson's format), webpbn XML, board.txt (rows:/columns:
 sections), or a picture of # (filled) and . (empty); the format is detected.";
@@ -308,6 +309,9 @@ fn print_report(report: &Report, json: bool) -> i32 {
         eprint!("{}", report.to_text());
     } else {
         print!("{}", report.to_text());
+    }
+    if let Some(warning) = report.goal_warning() {
+        eprintln!("{warning}");
     }
     report.exit_code()
 }

@@ -32,6 +32,9 @@ pub mod exit {
     pub const OVER_CAPACITY: i32 = 4;
     /// The software search gave up (`--max-time`, or Ctrl-C) before it decided.
     pub const GAVE_UP: i32 = 5;
+    /// Solved, but the file's goal is not the answer: it breaks the clues,
+    /// or differs from the unique solution (a warning on stderr).
+    pub const GOAL_MISMATCH: i32 = 6;
 }
 
 /// The outcome, as JSON's `status`.
@@ -227,8 +230,22 @@ impl Report {
         self.other = Some(other);
     }
 
+    /// The status's exit code; [`exit::GOAL_MISMATCH`] instead of
+    /// [`exit::SOLVED`] when the file's goal is not the answer.
     pub fn exit_code(&self) -> i32 {
-        self.status.exit_code()
+        match self.status.exit_code() {
+            exit::SOLVED if self.goal.as_deref() == Some("mismatch") => exit::GOAL_MISMATCH,
+            code => code,
+        }
+    }
+
+    /// The warning for stderr when the file's goal is not the answer
+    /// (`"goal": "mismatch"`), whatever the outcome.
+    pub fn goal_warning(&self) -> Option<String> {
+        match (self.goal.as_deref(), &self.goal_message) {
+            (Some("mismatch"), Some(m)) => Some(format!("warning: {}: {m}", self.file)),
+            _ => None,
+        }
     }
 
     /// Compares the answer with the file's goal, if it has one.
@@ -293,7 +310,9 @@ impl Report {
                 "{}{}: {} columns x {} rows\n",
                 self.file, title, self.width, self.height
             ));
-            if !self.cells.is_empty() {
+            // With no solution, the cells line logic had fixed when a line
+            // emptied would read like an answer: no grid.
+            if !self.cells.is_empty() && self.status != Status::NoSolution {
                 s.push_str(&render(p, &self.cells, |_| None));
             }
             if let Some(other) = &self.other {
@@ -335,16 +354,10 @@ impl Report {
             s.push_str(&format!(": {e}"));
         }
         s.push('\n');
+        // A mismatch is a warning on stderr instead (goal_warning).
         match (self.goal.as_deref(), &self.goal_message) {
             (Some("match"), _) => s.push_str("goal: the answer is the file's goal\n"),
-            (Some(v), Some(m)) => s.push_str(&format!(
-                "goal: {}: {m}\n",
-                if v == "other" {
-                    "another solution"
-                } else {
-                    "MISMATCH"
-                }
-            )),
+            (Some("other"), Some(m)) => s.push_str(&format!("goal: another solution: {m}\n")),
             _ => {}
         }
         if let (Some(c), Some(t)) = (self.cycles, self.board_seconds) {

@@ -46,6 +46,17 @@ fn solve_prints_the_picture_with_its_clues() {
     assert!(out.contains("solved by the host"), "{out}");
 }
 
+/// No solution: no grid (line logic's cells when a line emptied would read
+/// like an answer), the line that lost its last option.
+#[test]
+fn no_solution_prints_no_grid() {
+    let o = nonohost(&["solve", &example("nosolution.txt")]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    assert!(!out.contains('#'), "{out}");
+    assert!(out.contains("no solution: column 3 has no option left"), "{out}");
+}
+
 #[test]
 fn exit_codes_of_solve() {
     assert_eq!(
@@ -585,7 +596,21 @@ fn the_goal_is_checked() {
         "badgoal.non",
         "width 4\nheight 4\nrows\n2\n1,1\n3\n1\ncolumns\n1\n1,1\n1,1\n3\ngoal \"0110100101110011\"\n",
     );
+    // A goal that breaks the clues: a warning on stderr, exit code 6.
+    let o = nonohost(&["solve", &bad]);
+    assert_eq!(o.status.code(), Some(6), "{}", stderr(&o));
+    assert!(stdout(&o).contains("solved by the host"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("goal:"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "warning: {bad}: the goal (line 13) breaks the clues: row 4 reads 2 but its clue is 1"
+        )),
+        "{}",
+        stderr(&o)
+    );
     let o = nonohost(&["solve", "--json", &bad]);
+    assert_eq!(o.status.code(), Some(6));
+    assert!(stderr(&o).contains("warning: "), "{}", stderr(&o));
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(j["goal"], "mismatch");
     assert!(
