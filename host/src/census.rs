@@ -476,9 +476,12 @@ pub fn run(args: &Args) -> i32 {
             Some(w) => format!("  (published: {w}, MISMATCH by {})", got as i64 - w as i64),
             None => String::new(),
         };
+        let label = format!(
+            "line-solvable (the {} engine's model):",
+            crate::sweep::label(args.engine)
+        );
         println!(
-            "line-solvable (the {:<5} engine's model):       {:>10}{}",
-            args.engine.name(),
+            "{label:<48}{:>10}{}",
             counts.line_solvable,
             versus(counts.line_solvable, reference.map(|p| p.line_solvable))
         );

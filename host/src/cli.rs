@@ -570,8 +570,10 @@ fn info(a: &InfoArgs) -> i32 {
             .map(|t| format!(" \"{t}\""))
             .unwrap_or_default();
         println!(
-            "{}{title}: {} columns x {} rows ({})",
-            j.file, j.width, j.height, j.format
+            "{}{title}: {} ({})",
+            j.file,
+            report::size_text(j.width, j.height),
+            j.format
         );
         println!("options per row:    {}", list(&j.row_options));
         println!("options per column: {}", list(&j.column_options));

@@ -307,8 +307,10 @@ impl Report {
                 .map(|t| format!(" \"{t}\""))
                 .unwrap_or_default();
             s.push_str(&format!(
-                "{}{}: {} columns x {} rows\n",
-                self.file, title, self.width, self.height
+                "{}{}: {}\n",
+                self.file,
+                title,
+                size_text(self.width, self.height)
             ));
             // With no solution, the cells line logic had fixed when a line
             // emptied would read like an answer: no grid.
@@ -326,7 +328,8 @@ impl Report {
                 };
                 let n = (0..other.len()).filter(|&i| differ(i).is_some()).count();
                 s.push_str(&format!(
-                    "another solution, differing in {n} cells (X: filled here, empty above; o: empty here, filled above):\n"
+                    "another solution, differing in {} (X: filled here, empty above; o: empty here, filled above):\n",
+                    plural(n as u64, "cell", "cells")
                 ));
                 let cells: Vec<Option<bool>> = other.iter().map(|&c| Some(c)).collect();
                 s.push_str(&render(p, &cells, differ));
@@ -361,9 +364,16 @@ impl Report {
             _ => {}
         }
         if let (Some(c), Some(t)) = (self.cycles, self.board_seconds) {
-            let passes = self.passes.map(|p| format!(", {p} passes")).unwrap_or_default();
+            let passes = self
+                .passes
+                .map(|p| format!(", {}", plural(p as u64, "pass", "passes")))
+                .unwrap_or_default();
             let search = match (self.board_nodes, self.board_backtracks) {
-                (Some(n), Some(b)) if n > 0 => format!(", {n} search nodes, {b} backtracks"),
+                (Some(n), Some(b)) if n > 0 => format!(
+                    ", {}, {}",
+                    plural(n as u64, "search node", "search nodes"),
+                    plural(b as u64, "backtrack", "backtracks")
+                ),
                 _ => String::new(),
             };
             let mut engine = match self.engine.as_deref() {
@@ -378,7 +388,8 @@ impl Report {
                 engine.push_str(&format!(", after a warm boot from the {from} engine's image"));
             }
             s.push_str(&format!(
-                "board: {c} cycles ({}) at 100 MHz{passes}{search}, {engine}\n",
+                "board: {} ({}) at 100 MHz{passes}{search}, {engine}\n",
+                plural(c as u64, "cycle", "cycles"),
                 human_seconds(t),
             ));
         }
@@ -395,6 +406,20 @@ impl Report {
         }
         s
     }
+}
+
+/// A count and its noun, singular or plural: "1 pass", "2 passes".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A puzzle's size in sentences: "7 columns x 6 rows", "1 column x 1 row".
+pub fn size_text(width: usize, height: usize) -> String {
+    format!(
+        "{} x {}",
+        plural(width as u64, "column", "columns"),
+        plural(height as u64, "row", "rows")
+    )
 }
 
 /// Cells as one string per row.
@@ -569,7 +594,8 @@ fn finish_by_search(
     let unknown = known.iter().filter(|c| c.is_none()).count();
     let found = search(puzzle, known, options);
     report.search_nodes = Some(found.nodes);
-    let nodes = found.nodes;
+    let nodes = plural(found.nodes, "node", "nodes");
+    let unknown = plural(unknown as u64, "cell", "cells");
     if found.gave_up && found.count < 2 {
         let why = if options
             .interrupt
@@ -591,7 +617,7 @@ fn finish_by_search(
             "no solution found yet"
         };
         report.message = Some(format!(
-            "{before} left {unknown} cells unknown; the search {why} after {nodes} nodes ({so_far}); the grid shows the cells it had fixed"
+            "{before} left {unknown} unknown; the search {why} after {nodes} ({so_far}); the grid shows the cells it had fixed"
         ));
         return report;
     }
@@ -610,7 +636,7 @@ fn finish_by_search(
             report.solutions = None;
             report.uniqueness_checked = Some(false);
             report.message = Some(format!(
-                "{before} left {unknown} cells unknown; search found a solution ({nodes} nodes; first-solution mode: uniqueness not checked)"
+                "{before} left {unknown} unknown; search found a solution ({nodes}; first-solution mode: uniqueness not checked)"
             ));
             report.set_cells(first.into_iter().map(Some).collect());
         }
@@ -619,7 +645,7 @@ fn finish_by_search(
             report.solved_by = Some(by.into());
             report.uniqueness_checked = Some(true);
             report.message = Some(format!(
-                "{before} left {unknown} cells unknown; search found a unique solution ({nodes} nodes)"
+                "{before} left {unknown} unknown; search found a unique solution ({nodes})"
             ));
             report.set_cells(first.into_iter().map(Some).collect());
         }
@@ -628,7 +654,7 @@ fn finish_by_search(
             report.uniqueness_checked = Some(true);
             report.solved_by = Some(by.into());
             report.message = Some(format!(
-                "{before} left {unknown} cells unknown; search found two solutions or more ({nodes} nodes)"
+                "{before} left {unknown} unknown; search found two solutions or more ({nodes})"
             ));
             report.set_cells(first.into_iter().map(Some).collect());
             report.set_other(second);
@@ -637,7 +663,7 @@ fn finish_by_search(
             report.status = Status::NoSolution;
             report.solved_by = Some(by.into());
             report.message = Some(format!(
-                "{before} left {unknown} cells unknown; search found no solution ({nodes} nodes)"
+                "{before} left {unknown} unknown; search found no solution ({nodes})"
             ));
         }
     }
@@ -763,8 +789,9 @@ pub fn report_reply(
     }
     let searched = reply.nodes > 0;
     let search_text = format!(
-        "the board searched {} nodes with {} backtracks",
-        reply.nodes, reply.backtracks
+        "the board searched {} with {}",
+        plural(reply.nodes as u64, "node", "nodes"),
+        plural(reply.backtracks as u64, "backtrack", "backtracks")
     );
     match reply.outcome {
         outcome::OVER_CAPACITY => {
@@ -886,7 +913,10 @@ pub fn report_reply(
             };
             if no_finish {
                 report.status = status;
-                report.message = Some(format!("{before} left {unknown} cells unknown"));
+                report.message = Some(format!(
+                    "{before} left {} unknown",
+                    plural(unknown as u64, "cell", "cells")
+                ));
                 return report;
             }
             return finish_by_search(puzzle, report, &cells, "board+host", &before, search);
@@ -953,6 +983,24 @@ pub fn usage_error(error: &dyn std::fmt::Display, json: bool) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_of_one_are_singular() {
+        let p = Puzzle::from_clues("one", vec![vec![1]], vec![vec![1]]);
+        let mut r = Report::new(&p, Status::Solved);
+        r.engine = Some("clues".into());
+        (r.cycles, r.board_seconds, r.passes) = (Some(1), Some(1e-8), Some(1));
+        (r.board_nodes, r.board_backtracks) = (Some(1), Some(1));
+        let text = r.to_text();
+        assert!(text.starts_with("one: 1 column x 1 row\n"), "{text}");
+        assert!(
+            text.contains("board: 1 cycle (0.0 µs) at 100 MHz, 1 pass, 1 search node, 1 backtrack, the clue engine"),
+            "{text}"
+        );
+        r.passes = Some(2);
+        (r.board_nodes, r.board_backtracks) = (Some(3), Some(0));
+        assert!(r.to_text().contains(", 2 passes, 3 search nodes, 0 backtracks,"), "{}", r.to_text());
+    }
 
     #[test]
     fn renders_clues_around_the_picture() {

@@ -67,16 +67,18 @@ pub fn check_capacity(puzzle: &Puzzle) -> Result<(), OverCapacity> {
                 let (clue, _) = puzzle.lines().nth(worst).unwrap_or((&[], 0));
                 format!(
                     "the puzzle has {} options but the board holds {FIFO_ENTRIES} \
-                     (the most come from {}, clue {}: {} options)",
+                     (the most come from {}, clue {}: {} option{})",
                     count_text(total),
                     puzzle.line_name(worst),
                     clue_text(clue, ","),
-                    count_text(n)
+                    count_text(n),
+                    if n == 1 { "" } else { "s" }
                 )
             } else {
                 format!(
-                    "the puzzle is {w} columns x {h} rows but the board takes at most \
-                     {MAX_LINE} rows, {MAX_LINE} columns and {MAX_LINES} lines in all"
+                    "the puzzle is {} but the board takes at most \
+                     {MAX_LINE} rows, {MAX_LINE} columns and {MAX_LINES} lines in all",
+                    crate::report::size_text(w, h)
                 )
             };
             Err(OverCapacity {
@@ -103,7 +105,10 @@ pub fn check_clue_capacity(puzzle: &Puzzle, max_side: usize, store: usize) -> Re
     if h > max_side || w > max_side {
         return over(
             status::detail::BAD_SIZE,
-            format!("the puzzle is {w} columns x {h} rows but the clue engine takes at most {max_side} x {max_side}"),
+            format!(
+                "the puzzle is {} but the clue engine takes at most {max_side} x {max_side}",
+                crate::report::size_text(w, h)
+            ),
         );
     }
     if let Some(i) = puzzle

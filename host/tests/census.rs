@@ -230,6 +230,10 @@ fn the_census_command() {
         out.contains("inconsistencies (picture, model, solver):                0"),
         "{out}"
     );
+    // The engine's name without padding inside the label; the counts aligned.
+    let line = |start: &str| out.lines().find(|l| l.starts_with(start)).unwrap_or_default().len();
+    assert!(out.contains("line-solvable (the DNF engine's model):   "), "{out}");
+    assert_eq!(line("line-solvable"), line("unique solution"), "{out}");
 
     let o = run(&["census", "--size", "4x3", "--json"]);
     assert_eq!(o.status.code(), Some(0));

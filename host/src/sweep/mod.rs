@@ -23,6 +23,7 @@ mod run;
 pub use run::{compare, compare_line_solvers, Core, Expected, Run, CLOCKS_PER_BIT};
 
 use crate::puzzle::Puzzle;
+use crate::report::plural;
 use clap::builder::TypedValueParser as _;
 use indicatif::ProgressBar;
 use nonogram_hdl::board_model::Engine;
@@ -324,7 +325,7 @@ pub fn parse_sizes(s: &str) -> Result<RangeInclusive<usize>, String> {
 }
 
 /// The engine's name in sentences: "DNF" or "clue".
-fn label(engine: Engine) -> &'static str {
+pub(crate) fn label(engine: Engine) -> &'static str {
     match engine {
         Engine::Dnf => "DNF",
         Engine::Clues => "clue",
@@ -473,9 +474,9 @@ pub fn run(args: &Args) -> i32 {
         println!("{j}");
     } else {
         println!(
-            "sweep: the {} engine, {} random puzzles, {size_text}, density {:.2}, seed {}, {} thread{}",
+            "sweep: the {} engine, {}, {size_text}, density {:.2}, seed {}, {} thread{}",
             label(config.engine),
-            stats.puzzles,
+            plural(stats.puzzles, "random puzzle", "random puzzles"),
             config.density,
             config.seed,
             config.threads,
@@ -499,11 +500,11 @@ pub fn run(args: &Args) -> i32 {
         );
         if config.budget > 0 {
             println!(
-                "search (budget {} cycles): {} puzzles needed it, {} nodes and {} backtracks in all; {} with several solutions, {} gave up",
+                "search (budget {} cycles): {} needed it, {} and {} in all; {} with several solutions, {} gave up",
                 (config.budget as u64) << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
-                stats.searched,
-                stats.nodes,
-                stats.backtracks,
+                plural(stats.searched, "puzzle", "puzzles"),
+                plural(stats.nodes, "node", "nodes"),
+                plural(stats.backtracks, "backtrack", "backtracks"),
                 stats.several,
                 stats.gave_up
             );
@@ -618,8 +619,9 @@ fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i3
             if !json {
                 if run.differences.is_empty() {
                     println!(
-                        "{name} ({encoding}): the core and the model agree: {outcome_name}, {} solver cycles, {} passes",
-                        run.expected.cycles, run.expected.passes
+                        "{name} ({encoding}): the core and the model agree: {outcome_name}, {} solver cycles, {}",
+                        run.expected.cycles,
+                        plural(run.expected.passes as u64, "pass", "passes")
                     );
                 } else {
                     println!("{name} ({encoding}): DISAGREEMENT");
