@@ -9,8 +9,9 @@
 // cycles. Then:
 //
 // * the parser is never in a loading state for longer than the idle timeout
-//   (plus the cycles the framer and parser take to act) without a byte or a
-//   framing error arriving;
+//   without a byte, a framing error or a reset arriving (`quiet` counts
+//   from 0 in the cycle after one; the framer's timeout ends the loading,
+//   so the bound is exact);
 // * whatever came before, the START_BOARD pair leads to the new board:
 //   `abort` pulses, and the parser is loading a board of exactly the size sent.
 module formal_clue_parser(input clock);
@@ -52,17 +53,27 @@ module formal_clue_parser(input clock);
     // Cycles since a byte, a framing error or a reset (saturating).
     reg [7:0] quiet = 0;
     reg aborted = 0;
+    // A board was being loaded when the host's new board began.
+    reg abandoned = 0;
     always @(posedge clock) begin
+        if (go && !started && loading) abandoned <= 1;
         quiet <= (rx_byte_valid || rx_framing_error || reset) ? 0 : (quiet == 8'hff ? quiet : quiet + 1);
         if (started && abort) aborted <= 1;
     end
 
     always @(posedge clock) begin
-        assert(!(loading && quiet > TIMEOUT + 2));
+        assert(!(loading && quiet >= TIMEOUT));
         if (started && t == CHECK) begin
             assert(aborted);
             assert(loading);
             assert(rows == rows_sent && columns == columns_sent);
         end
+    end
+
+    // Every property above is exercised: the parser loading right up to
+    // the bound on a quiet line; a new board replacing one half loaded.
+    always @* begin
+        cover(loading && quiet == TIMEOUT - 1);
+        cover(started && t == CHECK && abandoned);
     end
 endmodule

@@ -3,12 +3,15 @@
 // for yosys-smtbmc. The inputs are arbitrary in every cycle: bytes, framing
 // errors, resets, in any order.
 //
-// * A half message is never held longer than the idle timeout (plus the
-//   cycle the framer takes to act) while no byte or framing error arrives:
-//   a stream cut off between the two bytes of a message cannot leave the
-//   framer waiting forever.
+// * A half message is never held longer than the idle timeout while no
+//   byte or framing error arrives (`quiet` counts from 0 in the cycle after
+//   one): a stream cut off between the two bytes of a message cannot leave
+//   the framer waiting for ever.
 // * `timeout` never pulses in a cycle a byte arrives (the byte wins).
 // * A message comes out only the cycle after a byte arrived.
+//
+// Proved by k-induction: the framer's idle counter (the test exposes every
+// register `x` of the DUT as a port `x$q`) is tied to the quiet time.
 module formal_framer(input clock);
     localparam TIMEOUT = 8;
     (* anyseq *) reg [7:0] rx_byte;
@@ -18,9 +21,11 @@ module formal_framer(input clock);
 
     wire [15:0] message;
     wire message_valid, timeout, half;
+    wire [23:0] idle;
     top uut(.clock(clock), .reset(reset), .rx_byte(rx_byte), .rx_byte_valid(rx_byte_valid),
             .rx_framing_error(rx_framing_error), .message(message),
-            .message_valid(message_valid), .timeout(timeout), .half(half));
+            .message_valid(message_valid), .timeout(timeout), .half(half),
+            .idle$q(idle));
 
     // Cycles since a byte or a framing error arrived (saturating).
     reg [7:0] quiet = 0;
@@ -30,9 +35,24 @@ module formal_framer(input clock);
         byte_before <= rx_byte_valid;
     end
 
-    always @(posedge clock) begin
-        assert(!(half && quiet > TIMEOUT + 1));
+    always @* begin
+        assert(!(half && quiet >= TIMEOUT));
         assert(!(timeout && rx_byte_valid));
         if (message_valid) assert(byte_before);
+
+        // Strengthening for induction: the framer's idle count is the quiet
+        // time (it stops at the timeout), and nothing is held past it.
+        assert(idle == (quiet > TIMEOUT ? TIMEOUT : quiet));
+        if (idle == TIMEOUT) assert(!half);
+    end
+
+    // Every property above is exercised: a half message held right up to
+    // the timeout, then dropped; a byte arriving in the very cycle the
+    // timeout would have fired; a message.
+    always @* begin
+        cover(half && quiet == TIMEOUT - 1);
+        cover(half && timeout);
+        cover(quiet == TIMEOUT - 1 && rx_byte_valid && half);
+        cover(message_valid);
     end
 endmodule
