@@ -4,6 +4,8 @@
 //! its UART.
 
 pub mod driver;
+#[cfg(test)]
+pub(crate) mod reply;
 
 use rust_hdl::core::vcd_probe::{write_vcd_change, write_vcd_dump, write_vcd_header, VCDProbe};
 use rust_hdl::prelude::*;

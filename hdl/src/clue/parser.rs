@@ -495,3 +495,6 @@ impl Logic for ClueParser {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -351,3 +351,6 @@ impl Logic for ReplyAssembler {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
