@@ -460,6 +460,12 @@ fn send(a: &SendArgs) -> i32 {
     }
     let report = report::send_board(&puzzle, link.port, &options);
     let code = print_report(&report, a.json);
+    if a.every_cell && report.engine.as_deref() == Some(Engine::Clues.name()) {
+        eprintln!(
+            "warning: --every-cell applies to the DNF engine's options (protocol v1); \
+             the clue engine took the clues, so it was ignored"
+        );
+    }
     if let Some(sim) = link.sim {
         let stats = sim.stats();
         if !a.json {
@@ -503,16 +509,9 @@ struct InfoJson {
 
 fn info(a: &InfoArgs) -> i32 {
     let file = a.puzzle.file.display().to_string();
-    let puzzle = match load(&a.puzzle) {
+    let (puzzle, format) = match Puzzle::load_detected(&a.puzzle.file, a.puzzle.format.map(Format::from)) {
         Ok(p) => p,
         Err(e) => return print_report(&Report::error(&file, e), a.json),
-    };
-    let format = match a.puzzle.format {
-        Some(f) => Format::from(f),
-        None => crate::puzzle::detect(
-            &file,
-            &std::fs::read_to_string(&a.puzzle.file).unwrap_or_default(),
-        ),
     };
     let counts = wire::option_counts(&puzzle);
     let (row_options, column_options) = counts.split_at(puzzle.height());

@@ -420,6 +420,56 @@ fn a_malformed_stream_answer_goes_to_stderr() {
     drop(host_end);
 }
 
+/// `info -` names the format detected on standard input.
+#[test]
+fn info_names_the_format_of_standard_input() {
+    use std::io::Write;
+    for (name, format) in [
+        ("duck.non", ".non"),
+        ("four.xml", "webpbn XML"),
+        ("4x4.txt", "board.txt"),
+        ("smiley.txt", "picture"),
+    ] {
+        let text = std::fs::read(example(name)).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+            .args(["info", "-", "--json"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&text).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(j["format"], format, "{name}: {j}");
+    }
+}
+
+/// Settings that do not apply are warned about: an unknown
+/// NONOGRAM_SIM_BACKEND, and --every-cell sent to the clue engine.
+#[test]
+fn ignored_settings_are_warned_about() {
+    let o = Command::new(env!("CARGO_BIN_EXE_nonohost"))
+        .args(["send", "--sim", "--quiet", &example("4x4.txt")])
+        .env("NONOGRAM_SIM_BACKEND", "bogus")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: NONOGRAM_SIM_BACKEND=\"bogus\" is neither rusthdl nor verilator"),
+        "{}",
+        stderr(&o)
+    );
+    let o = nonohost(&["send", "--sim", "--engine", "clues", "--every-cell", &example("4x4.txt")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: --every-cell applies to the DNF engine's options"),
+        "{}",
+        stderr(&o)
+    );
+    let o = nonohost(&["send", "--sim", "--engine", "dnf", "--every-cell", &example("4x4.txt")]);
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}
+
 /// `-` reads the puzzle from standard input, in any format.
 #[test]
 fn solve_reads_standard_input() {

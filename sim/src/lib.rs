@@ -63,13 +63,39 @@ pub enum Backend {
 
 impl Backend {
     /// `NONOGRAM_SIM_BACKEND` (`rusthdl` or `verilator`) when set, else
-    /// Verilator when it is installed, else RustHDL.
+    /// Verilator when it is installed, else RustHDL. Any other value
+    /// (besides `auto` and empty) is warned about on stderr, once.
     pub fn auto() -> Backend {
+        let chosen = || {
+            if verilated::verilator_version().is_some() {
+                Backend::Verilator
+            } else {
+                Backend::RustHdl
+            }
+        };
         match std::env::var("NONOGRAM_SIM_BACKEND").as_deref() {
             Ok("rusthdl") => Backend::RustHdl,
             Ok("verilator") => Backend::Verilator,
-            _ if verilated::verilator_version().is_some() => Backend::Verilator,
-            _ => Backend::RustHdl,
+            Ok("" | "auto") | Err(std::env::VarError::NotPresent) => chosen(),
+            Ok(other) => {
+                let backend = chosen();
+                static WARNED: std::sync::Once = std::sync::Once::new();
+                WARNED.call_once(|| {
+                    eprintln!(
+                        "warning: NONOGRAM_SIM_BACKEND={other:?} is neither rusthdl nor verilator; using {}",
+                        backend.name()
+                    )
+                });
+                backend
+            }
+            Err(std::env::VarError::NotUnicode(_)) => {
+                let backend = chosen();
+                eprintln!(
+                    "warning: NONOGRAM_SIM_BACKEND is not UTF-8; using {}",
+                    backend.name()
+                );
+                backend
+            }
         }
     }
 

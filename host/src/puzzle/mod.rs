@@ -149,6 +149,12 @@ impl Puzzle {
 
     /// Reads a puzzle file in `format`, or the detected format (see [`Puzzle::load`]).
     pub fn load_as(path: &Path, format: Option<Format>) -> Result<Puzzle, ParseError> {
+        Puzzle::load_detected(path, format).map(|(puzzle, _)| puzzle)
+    }
+
+    /// [`Puzzle::load_as`], with the format it was read in (`format`, or
+    /// the one detected; standard input's too).
+    pub fn load_detected(path: &Path, format: Option<Format>) -> Result<(Puzzle, Format), ParseError> {
         let stdin = path.as_os_str() == "-";
         let name = if stdin {
             "<stdin>".to_string()
@@ -175,7 +181,7 @@ impl Puzzle {
                 message: "the file is not UTF-8 text".into(),
             }
         })?;
-        Puzzle::parse(&name, &text, format)
+        Puzzle::parse_detected(&name, &text, format)
     }
 
     /// Parses `text` (from file `name`) in `format`, or the detected format.
@@ -183,6 +189,11 @@ impl Puzzle {
     /// A UTF-8 byte-order mark is skipped; CR, CRLF and LF all end a line;
     /// tabs count as spaces.
     pub fn parse(name: &str, text: &str, format: Option<Format>) -> Result<Puzzle, ParseError> {
+        Puzzle::parse_detected(name, text, format).map(|(puzzle, _)| puzzle)
+    }
+
+    /// [`Puzzle::parse`], with the format it was read in.
+    pub fn parse_detected(name: &str, text: &str, format: Option<Format>) -> Result<(Puzzle, Format), ParseError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let text = text
             .replace("\r\n", "\n")
@@ -198,7 +209,7 @@ impl Puzzle {
         };
         puzzle.name = name.to_string();
         puzzle.check()?;
-        Ok(puzzle)
+        Ok((puzzle, format))
     }
 
     /// Checks the size (1..=[`MAX_HOST_LINE`] rows and columns) and that every clue fits its line.
