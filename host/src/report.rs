@@ -341,6 +341,15 @@ impl Report {
                 Some("board+host") => "solved: the board stalled and the host finished it".to_string(),
                 _ => "solved by the host".to_string(),
             },
+            // The host finished what the board began: say so.
+            Status::NoSolution | Status::SeveralSolutions if self.solved_by.as_deref() == Some("board+host") => {
+                let outcome = if self.status == Status::NoSolution {
+                    "no solution"
+                } else {
+                    "several solutions"
+                };
+                format!("{outcome} (board+host)")
+            }
             Status::NoSolution => "no solution".into(),
             Status::Stalled => "stalled: line logic cannot finish this puzzle".into(),
             Status::SeveralSolutions => "several solutions".into(),

@@ -381,6 +381,19 @@ fn send_to_the_model_board_on_a_pty() {
         drop(host_end);
         running.stop().unwrap();
     }
+    // The DNF board stalls on several.txt and the host finishes: the headline says both.
+    let (board_end, host_end) = TTYPort::pair().unwrap();
+    let path = host_end.name().unwrap();
+    let running = ModelBoard::new().spawn(Box::new(board_end));
+    let o = nonohost(&["send", "--engine", "dnf", "--port", &path, &example("several.txt")]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\nseveral solutions (board+host): the board stalled"),
+        "{}",
+        stdout(&o)
+    );
+    drop(host_end);
+    running.stop().unwrap();
     // And the text output.
     let (board_end, host_end) = TTYPort::pair().unwrap();
     let path = host_end.name().unwrap();
@@ -468,6 +481,21 @@ fn ignored_settings_are_warned_about() {
     );
     let o = nonohost(&["send", "--sim", "--engine", "dnf", "--every-cell", &example("4x4.txt")]);
     assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}
+
+/// A sweep whose pictures never fit the engine says what to change.
+#[test]
+fn a_sweep_where_nothing_fits_gives_a_hint() {
+    let o = nonohost(&["sweep", "--count", "2", "--size", "20", "--threads", "1", "--quiet"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("2 puzzles GIVEN UP (nothing fit)"), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("hint: 2 puzzles drew no picture that fits the DNF engine in 100 tries")
+            && err.contains("--engine clues")
+            && err.contains("--density"),
+        "{err}"
+    );
 }
 
 /// `-` reads the puzzle from standard input, in any format.

@@ -555,6 +555,20 @@ pub fn run(args: &Args) -> i32 {
             stats.simulated_cycles as f64 / seconds
         );
     }
+    if stats.given_up > 0 {
+        let engine = match config.engine {
+            Engine::Dnf => "--engine clues (64 a side, blocks rather than options), ",
+            Engine::Clues => "",
+        };
+        eprintln!(
+            "hint: {} drew no picture that fits the {} engine in {} tries ({size_text}, density {:.2}); \
+             try {engine}a lower --density or a smaller --size",
+            plural(stats.given_up, "puzzle", "puzzles"),
+            label(config.engine),
+            crate::random::ATTEMPTS,
+            config.density
+        );
+    }
     if ok {
         crate::exit::SOLVED
     } else {
