@@ -333,6 +333,20 @@ fn random_session(count: usize) -> Session {
             Expect::Verdict(verdict),
         );
     }
+    // The largest lines, 32 cells, both ways: dense pictures, so that they
+    // fit (a 32×32 takes minutes in RustHDL's simulation; the solver's
+    // bench runs those).
+    let mut dense = nonogram_hdl::bench::xorshift(0x32_32);
+    for (rows, columns) in [(32, 3), (3, 32)] {
+        let (r, c) = nonogram_hdl::bench::dense_picture(&mut dense, rows, columns);
+        let verdict = model::solve_clues(&r, &c);
+        s.step(
+            Wait::Quiet,
+            format!("{rows}x{columns} dense picture"),
+            board_bytes(&r, &c, false),
+            Expect::Verdict(verdict),
+        );
+    }
     // Clues that cannot all hold: a contradiction.
     let (r, c) = (vec![vec![2], vec![]], vec![vec![1], vec![]]);
     let verdict = model::solve_clues(&r, &c);
@@ -1254,55 +1268,80 @@ fn check_abandoned(
 fn an_abandoned_board_at_every_instant_leaves_no_trace() {
     let (_, rows, columns) = original_boards().remove(2);
     let heart = board_bytes(&rows, &columns, false);
-    let heart_reply = BoardModel::new(Engine::Dnf).bytes(&heart);
     let (first_rows, first_columns) = nonogram_hdl::bench::random_15x15();
     let first = board_bytes(&first_rows, &first_columns, false);
+    check_abandoned_at_instants(Engine::Dnf, &first, &heart, 1);
+}
+
+/// The same on the clue core, mid-search: a 9×9 whose search makes
+/// several guesses and goes back, abandoned for the heart at every 11th
+/// cycle of its solve and at every one of the last 200 before its reply
+/// (where the verdict and the abort, which comes two byte times after the
+/// heart's first byte, can meet).
+#[test]
+fn an_abandoned_search_at_every_instant_leaves_no_trace() {
+    use nonogram_hdl::clue::clue_model;
+    use nonogram_hdl::clue::clue_protocol::encode_board as encode_clues;
+    let mut rand = nonogram_hdl::bench::xorshift(0xab4_d0e5);
+    let first = loop {
+        let cells: Vec<bool> = (0..81).map(|_| rand() % 2 == 1).collect();
+        let (r, c) = model::clues_of_picture(9, 9, &cells);
+        let v = clue_model::search(&r, &c, 1);
+        if v.backtracks >= 2 && (1_500..4_000).contains(&v.cycles) {
+            let mut bytes = vec![];
+            encode_clues(&r, &c, 1, &mut bytes);
+            break bytes;
+        }
+    };
+    let (_, rows, columns) = original_boards().remove(2);
+    let mut heart = vec![];
+    encode_clues(&rows, &columns, 0, &mut heart);
+    check_abandoned_at_instants(Engine::Clues, &first, &heart, 11);
+}
+
+/// Sends `first` alone, then `first` followed by `second` with `second`
+/// starting at every `stride`th cycle from just before `first`'s solve
+/// starts to its reply's first byte, and at every one of the last 200,
+/// through `engine`'s Verilated core; see [`check_abandoned`] for what each
+/// run must give.
+fn check_abandoned_at_instants(engine: Engine, first: &[u8], second: &[u8], stride: u64) {
+    let second_reply = BoardModel::new(engine).bytes(second);
     let first_at = 1_000;
     let sent = first_at + 10 * CPB as u64 * first.len() as u64;
-    let Some(alone) = verilated_bytes(Engine::Dnf, &[(first_at, first.clone())], sent + 200_000, "alone")
-    else {
+    let Some(alone) = verilated_bytes(engine, &[(first_at, first.to_vec())], sent + 400_000, "alone") else {
         return;
     };
     assert_eq!(
         alone.iter().map(|&(_, b)| b).collect::<Vec<_>>(),
-        BoardModel::new(Engine::Dnf).bytes(&first)
+        BoardModel::new(engine).bytes(first)
     );
     // The solve starts when the last byte is in; the reply's first byte
-    // leaves as it ends.
-    let solve_cycles = decode_reply(&BoardModel::new(Engine::Dnf).bytes(&first))
-        .unwrap()
-        .0
-        .cycles as u64;
-    // From an abort as the solve starts to one as the reply's first
-    // message leaves.
+    // leaves as it ends. From an abort as the solve starts to one as the
+    // reply's first message leaves:
     let (from, to) = (sent - 20 * CPB as u64 - 8, alone[0].0);
-    println!(
-        "the 15x15 is {} bytes; its reply begins at cycle {}",
-        first.len(),
-        alone[0].0
-    );
-    let instants: Vec<u64> = (from..to).collect();
+    let instants: Vec<u64> = (from..to)
+        .filter(|at| (at - from) % stride == 0 || to - at <= 200)
+        .collect();
     let failures: Vec<String> = std::thread::scope(|scope| {
         let halves: Vec<_> = instants
             .chunks(instants.len().div_ceil(2))
             .map(|part| {
-                let (first, heart, heart_reply, alone) = (&first, &heart, &heart_reply, &alone);
+                let (second_reply, alone) = (&second_reply, &alone);
                 scope.spawn(move || {
                     part.iter()
                         .filter_map(|&at| {
-                            let schedule = [(first_at, first.clone()), (at, heart.clone())];
-                            let got =
-                                verilated_bytes(Engine::Dnf, &schedule, at + 200_000, &format!("at-{at}"))?;
+                            let schedule = [(first_at, first.to_vec()), (at, second.to_vec())];
+                            let got = verilated_bytes(engine, &schedule, at + 400_000, &format!("at-{at}"))?;
                             // START_BOARD's abort comes with its second byte, two
                             // byte times on, and a few cycles of synchroniser
                             // and framer later.
                             let abort_at = at + 20 * CPB as u64 + 8;
                             check_abandoned(
-                                &format!("heart at cycle {at}"),
+                                &format!("{engine:?}: at cycle {at}"),
                                 alone,
                                 abort_at,
                                 &got,
-                                heart_reply,
+                                second_reply,
                             )
                             .err()
                         })
@@ -1313,8 +1352,11 @@ fn an_abandoned_board_at_every_instant_leaves_no_trace() {
         halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
     println!(
-        "the heart sent at {} instants around a {solve_cycles}-cycle solve: {} wrong",
+        "{engine:?}: a {}-byte board abandoned at {} of the {} instants up to its reply (which began at cycle {}): {} wrong",
+        first.len(),
         instants.len(),
+        to - from,
+        alone[0].0,
         failures.len()
     );
     assert!(

@@ -519,10 +519,6 @@ impl Logic for ClueReply {
         self.one_column.d.next = self.columns_q.q.val() == 1;
         self.one_cell.d.next = self.cells_q.q.val() == 1;
 
-        // An abort stops making messages; the pending one still goes out.
-        if self.abort.val() {
-            self.phase.d.next = ReplyPhase::Idle;
-        }
         // A new reply: latch what it will say.
         if self.board_done.val() | self.refused.val() | self.query.val() {
             self.phase.d.next = ReplyPhase::Header;
@@ -567,5 +563,14 @@ impl Logic for ClueReply {
         if self.query.val() {
             self.outcome_q.d.next = self.info.val();
         }
+        // An abort stops making messages; the pending one still goes out.
+        // It wins over a verdict in the same cycle, which is the abandoned
+        // board's (a query or a refusal with it is the new stream's).
+        if self.abort.val() & !self.refused.val() & !self.query.val() {
+            self.phase.d.next = ReplyPhase::Idle;
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;
