@@ -16,7 +16,6 @@
 
 use crate::puzzle::Puzzle;
 use crate::solver::{Budget, Solver};
-use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::clue::clue_model;
 use nonogram_hdl::link::protocol::status::outcome;
 use std::path::{Path, PathBuf};
