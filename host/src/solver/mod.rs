@@ -467,6 +467,24 @@ impl<L: LineBits> Core<L> {
         (0..h).for_each(|row| self.stale[row * w + c] = true);
     }
 
+    /// Before probing at `depth`: every cell is stale at the root; below
+    /// it, the parent's probe results stand except in the lines the guess
+    /// and its line logic changed.
+    fn mark_stale(&mut self, depth: usize) {
+        let (h, w) = (self.height, self.width);
+        if depth == 0 || self.stale.len() != h * w {
+            self.stale.clear();
+            self.stale.resize(h * w, true);
+            return;
+        }
+        for r in (0..h).filter(|&r| self.stack[depth][r] != self.stack[depth - 1][r]) {
+            self.stale[r * w..(r + 1) * w].iter_mut().for_each(|s| *s = true);
+        }
+        for c in (0..w).filter(|&c| self.stack[depth][2 * h + c] != self.stack[depth - 1][2 * h + c]) {
+            (0..h).for_each(|row| self.stale[row * w + c] = true);
+        }
+    }
+
     /// Known cells in state `depth`.
     fn known_count(&self, depth: usize) -> usize {
         self.stack[depth][..self.height]
@@ -484,8 +502,6 @@ impl<L: LineBits> Core<L> {
     /// contradiction; `true` also when the budget runs out.
     fn probe(&mut self, depth: usize) -> bool {
         let (h, w) = (self.height, self.width);
-        self.stale.clear();
-        self.stale.resize(h * w, true);
         let mut best: Option<(usize, usize, usize, bool)> = None;
         loop {
             let mut changed = false;
@@ -556,8 +572,11 @@ impl<L: LineBits> Core<L> {
         }
         // Probing pays off on all but small puzzles (a 5x5 census runs faster without).
         self.branch = None;
-        if self.height * self.width > self.probe_above && !self.probe(depth) {
-            return;
+        if self.height * self.width > self.probe_above {
+            self.mark_stale(depth);
+            if !self.probe(depth) {
+                return;
+            }
         }
         if self.stopped {
             return;
@@ -602,10 +621,13 @@ impl<L: LineBits> Core<L> {
                 }
             }
         };
+        // Both branches start from this node's probe results.
+        let stale = self.stale.clone();
         for value in [first, !first] {
             if found.count >= limit || self.stopped {
                 return;
             }
+            self.stale.clone_from(&stale);
             self.prepare(depth + 1, true);
             self.set(depth + 1, r, c, value);
             self.dirty.insert(r);
