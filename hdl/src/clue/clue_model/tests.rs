@@ -147,6 +147,20 @@ fn solutions(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], limit: usize
     found
 }
 
+/// A random board of 2..=6 × 2..=6; every fourth has the clues of two
+/// different pictures, which often have no solution.
+fn small_board(rng: &mut Rng, trial: usize) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let rows = 2 + rng.below(5) as usize;
+    let columns = 2 + rng.below(5) as usize;
+    if trial % 4 == 3 {
+        let a = random_puzzle_sized(rng, rows, columns);
+        let b = random_puzzle_sized(rng, rows, columns);
+        (a.0, b.1)
+    } else {
+        random_puzzle_sized(rng, rows, columns)
+    }
+}
+
 /// The search decides every small board as brute force does: unique,
 /// several (both solutions real and different) or none.
 #[test]
@@ -155,16 +169,8 @@ fn search_decides_small_boards_like_brute_force() {
     let mut seen = [0usize; 8];
     let mut first_found = 0;
     for trial in 0..600 {
-        let rows = 2 + rng.below(5) as usize;
-        let columns = 2 + rng.below(5) as usize;
-        let (r, c) = if trial % 4 == 3 {
-            // Clues of two different pictures: often no solution.
-            let a = random_puzzle_sized(&mut rng, rows, columns);
-            let b = random_puzzle_sized(&mut rng, rows, columns);
-            (a.0, b.1)
-        } else {
-            random_puzzle_sized(&mut rng, rows, columns)
-        };
+        let (r, c) = small_board(&mut rng, trial);
+        let (rows, columns) = (r.len(), c.len());
         let found = solutions(&r, &c, 2);
         let v = search(&r, &c, 4095);
         let what = format!("rows {r:?} columns {c:?}");
@@ -266,15 +272,7 @@ fn probing_decides_small_boards_like_brute_force() {
     let mut rng = Rng(0x9e0b_e5);
     let (mut probed, mut found_by_probe) = (0, 0);
     for trial in 0..600 {
-        let rows = 2 + rng.below(5) as usize;
-        let columns = 2 + rng.below(5) as usize;
-        let (r, c) = if trial % 4 == 3 {
-            let a = random_puzzle_sized(&mut rng, rows, columns);
-            let b = random_puzzle_sized(&mut rng, rows, columns);
-            (a.0, b.1)
-        } else {
-            random_puzzle_sized(&mut rng, rows, columns)
-        };
+        let (r, c) = small_board(&mut rng, trial);
         let found = solutions(&r, &c, 2);
         let what = format!("rows {r:?} columns {c:?}");
         let mode = |first| Mode {
