@@ -144,16 +144,30 @@ pub fn reply_timeout(rows: usize, columns: usize, options: u64, baud: u32) -> Du
     Duration::from_secs_f64(2.0 + 3.0 * wire + solve)
 }
 
+/// How long a busy port is tried again before it is reported busy. A port
+/// that the last client has just closed can still be locked for a moment:
+/// a child process that another thread forked holds the last client's
+/// descriptor (and its `flock`) until the child's `exec` closes it.
+const BUSY_RETRY: Duration = Duration::from_millis(500);
+
 /// Opens a serial port at `baud`, 8N1, with clear errors for a missing or busy port.
 pub fn open_port(path: &str, baud: u32) -> Result<Box<dyn SerialPort>, LinkError> {
-    serialport::new(path, baud)
-        .data_bits(serialport::DataBits::Eight)
-        .parity(serialport::Parity::None)
-        .stop_bits(serialport::StopBits::One)
-        .flow_control(serialport::FlowControl::None)
-        .timeout(Duration::from_millis(100))
-        .open()
-        .map_err(|e| open_error(path, e))
+    let give_up = std::time::Instant::now() + BUSY_RETRY;
+    loop {
+        let opened = serialport::new(path, baud)
+            .data_bits(serialport::DataBits::Eight)
+            .parity(serialport::Parity::None)
+            .stop_bits(serialport::StopBits::One)
+            .flow_control(serialport::FlowControl::None)
+            .timeout(Duration::from_millis(100))
+            .open();
+        match opened {
+            Err(e) if e.kind == serialport::ErrorKind::NoDevice && std::time::Instant::now() < give_up => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            other => return other.map_err(|e| open_error(path, e)),
+        }
+    }
 }
 
 fn open_error(path: &str, e: serialport::Error) -> LinkError {
