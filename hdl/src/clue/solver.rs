@@ -310,17 +310,31 @@ pub struct ClueSolver {
     unknown_cells: Signal<Local, Bits<13>>,
     // Newly fixed cells are copied lowest first. The lowest is found in two
     // registered steps (a 64-bit x & −x does not fit a 10 ns cycle): in
-    // each byte of `fresh`, whether any and which lowest; then the lowest byte.
-    byte_any: DFF<Bits<8>>,
+    // each byte of `fresh`, which bit is lowest, and which byte is the
+    // lowest with a bit (one-hot); then the lowest byte's lowest bit, as a
+    // number (`copied_cell`) and as a bit (`copied_bit`).
+    lowest_byte: DFF<Bits<8>>,
     byte_lowest: [DFF<Bits<3>>; 8],
     copied_cell: DFF<Bits<6>>,
+    // `copied_cell`'s bit, registered with it in WriteValue and CrossValue
+    // (where the crossing is decided) for CrossRead's updates of `fresh` and
+    // of the dirty bits: decoding `copied_cell` there missed 100 MHz on a
+    // nextpnr seed. (Loaded every cycle: only CrossRead reads it.)
+    copied_bit: DFF<Bits<64>>,
+    // The copied cell's value, in two registered steps from CrossRead on
+    // (each byte of `new_value` at `copied_bit`, then any), for
+    // CrossValue: a 64-way multiplexer in CrossRead missed 100 MHz on
+    // nextpnr seeds. (Loaded every cycle: only CrossValue reads it.)
+    byte_hit: DFF<Bits<8>>,
     copied_value: DFF<Bit>,
     byte_isolated: [Signal<Local, Bits<8>>; 8],
     byte_code: [Signal<Local, Bits<3>>; 8],
+    byte_bit: [Signal<Local, Bits<8>>; 8],
     byte_any_next: Signal<Local, Bits<8>>,
-    any_isolated: Signal<Local, Bits<8>>,
+    byte_hit_next: Signal<Local, Bits<8>>,
     low_bits: Signal<Local, Bits<3>>,
     lowest_cell: Signal<Local, Bits<6>>,
+    lowest_bit: Signal<Local, Bits<64>>,
     solved_known: Signal<Local, Bits<64>>,
     // Look and Advance: go on to the next line.
     next_line: Signal<Local, Bit>,
@@ -331,6 +345,7 @@ pub struct ClueSolver {
     column_fill_sum: Signal<Local, Bits<8>>,
     solved_value: Signal<Local, Bits<64>>,
     one: Constant<Bits<64>>,
+    one_byte: Constant<Bits<8>>,
     bit_masks: [Constant<Bits<8>>; 3],
     solved: Constant<Bits<3>>,
     contradiction: Constant<Bits<3>>,
@@ -477,16 +492,20 @@ impl Default for ClueSolver {
             undo_outcome: Default::default(),
             undo_keeps: Default::default(),
             unknown_cells: Default::default(),
-            byte_any: Default::default(),
+            lowest_byte: Default::default(),
             byte_lowest: Default::default(),
             copied_cell: Default::default(),
+            copied_bit: Default::default(),
+            byte_hit: Default::default(),
             copied_value: Default::default(),
             byte_isolated: Default::default(),
             byte_code: Default::default(),
+            byte_bit: Default::default(),
             byte_any_next: Default::default(),
-            any_isolated: Default::default(),
+            byte_hit_next: Default::default(),
             low_bits: Default::default(),
             lowest_cell: Default::default(),
+            lowest_bit: Default::default(),
             solved_known: Default::default(),
             next_line: Default::default(),
             row_fill: Default::default(),
@@ -495,6 +514,7 @@ impl Default for ClueSolver {
             column_fill_sum: Default::default(),
             solved_value: Default::default(),
             one: constant(1u64),
+            one_byte: constant(1u64),
             bit_masks: array_init::array_init(|j| constant(mask(j))),
             solved: constant(outcome::SOLVED),
             contradiction: constant(outcome::CONTRADICTION),
@@ -536,8 +556,10 @@ impl Logic for ClueSolver {
             new_value,
             fresh,
             line_bit,
-            byte_any,
+            lowest_byte,
             copied_cell,
+            copied_bit,
+            byte_hit,
             copied_value,
             dirty_rows,
             dirty_columns,
@@ -664,12 +686,12 @@ impl Logic for ClueSolver {
                 .val()
                 .replace_bit(g, self.fresh.q.val().get_bits::<8>(8 * g).any());
         }
-        self.byte_any.d.next = self.byte_any_next.val();
-        // Step 2: the lowest byte with a bit, and that byte's lowest bit.
-        self.any_isolated.next = self.byte_any.q.val() & (!self.byte_any.q.val() + 1);
+        // The lowest byte with a bit, one-hot (x & −x of the bytes' ORs).
+        self.lowest_byte.d.next = self.byte_any_next.val() & (!self.byte_any_next.val() + 1);
+        // Step 2: the lowest byte's lowest bit, numbered and as a bit.
         self.low_bits.next = 0.into();
         for g in 0..8 {
-            if self.any_isolated.val().get_bit(g) {
+            if self.lowest_byte.q.val().get_bit(g) {
                 self.low_bits.next = self.low_bits.val() | self.byte_lowest[g].q.val();
             }
         }
@@ -678,8 +700,30 @@ impl Logic for ClueSolver {
             self.lowest_cell.next = self
                 .lowest_cell
                 .val()
-                .replace_bit(j + 3, (self.any_isolated.val() & self.bit_masks[j].val()).any());
+                .replace_bit(j + 3, (self.lowest_byte.q.val() & self.bit_masks[j].val()).any());
         }
+        self.lowest_bit.next = 0.into();
+        for g in 0..8 {
+            self.byte_bit[g].next = self.one_byte.val() << self.byte_lowest[g].q.val();
+            for i in 0..8 {
+                self.lowest_bit.next = self.lowest_bit.val().replace_bit(
+                    8 * g + i,
+                    self.lowest_byte.q.val().get_bit(g) & self.byte_bit[g].val().get_bit(i),
+                );
+            }
+        }
+        self.copied_bit.d.next = self.lowest_bit.val();
+        // The copied cell's value (see `byte_hit`).
+        self.byte_hit_next.next = 0.into();
+        for g in 0..8 {
+            self.byte_hit_next.next = self.byte_hit_next.val().replace_bit(
+                g,
+                (self.new_value.q.val().get_bits::<8>(8 * g) & self.copied_bit.q.val().get_bits::<8>(8 * g))
+                    .any(),
+            );
+        }
+        self.byte_hit.d.next = self.byte_hit_next.val();
+        self.copied_value.d.next = self.byte_hit.q.val().any();
         self.solved_known.next = self.line_solver.can_fill.val() ^ self.line_solver.can_empty.val();
         self.solved_value.next = self.line_solver.can_fill.val() & !self.line_solver.can_empty.val();
 
@@ -930,10 +974,11 @@ impl Logic for ClueSolver {
             // Each newly fixed cell into the other copy: read its Known and
             // Value words, set this line's bit in both.
             State::CrossRead => {
+                // (The cell's value reaches `copied_value` for CrossValue:
+                // see `byte_hit`.)
                 self.board.read_used.next = true;
                 self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
-                self.copied_value.d.next = self.new_value.q.val().get_bit(self.copied_cell.q.val().index());
                 self.state.d.next = State::CrossKnown;
             }
             State::CrossKnown => {
@@ -1012,7 +1057,8 @@ impl Logic for ClueSolver {
                     self.search_step.d.next = SearchStep::ScanPick;
                 }
                 SearchStep::ScanPick => {
-                    if self.byte_any.q.val().any() {
+                    // (`fresh_any` is whether the finder's bytes have a bit.)
+                    if self.fresh_any.q.val() {
                         // Filled first: on random puzzles either order decides
                         // as many (`search_plan`), and filled cells fix more.
                         self.guess_row.d.next = self.scan_row.q.val();
@@ -1193,11 +1239,9 @@ impl Logic for ClueSolver {
         }
         if self.crossing.q.val() {
             if self.is_column.q.val() {
-                self.dirty_rows.d.next =
-                    self.dirty_rows.q.val() | (self.one.val() << self.copied_cell.q.val());
+                self.dirty_rows.d.next = self.dirty_rows.q.val() | self.copied_bit.q.val();
             } else {
-                self.dirty_columns.d.next =
-                    self.dirty_columns.q.val() | (self.one.val() << self.copied_cell.q.val());
+                self.dirty_columns.d.next = self.dirty_columns.q.val() | self.copied_bit.q.val();
             }
         }
         // The wide registers' loads, on pulses from flip-flops (decoded from
@@ -1212,7 +1256,7 @@ impl Logic for ClueSolver {
             self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
         }
         if self.crossing.q.val() {
-            self.fresh.d.next = self.fresh.q.val() & !(self.one.val() << self.copied_cell.q.val());
+            self.fresh.d.next = self.fresh.q.val() & !self.copied_bit.q.val();
         }
         if self.scan_load.q.val() {
             self.fresh.d.next = !self.board.read_data.val() & self.column_mask.q.val();
