@@ -187,6 +187,19 @@ pub struct ClueSolver {
     solution: BlockRam<Bits<64>, 6>,
     state: DFF<State>,
     search_step: DFF<SearchStep>,
+    // The board memory's read address: which the next cycle reads (see
+    // the address).
+    reading_done: DFF<Bit>,
+    reading_line: DFF<Bit>,
+    reading_cross: DFF<Bit>,
+    reading_scan: DFF<Bit>,
+    reading_guess: DFF<Bit>,
+    reading_save: DFF<Bit>,
+    reading_undo_row: DFF<Bit>,
+    reading_undo_column: DFF<Bit>,
+    // The Value copy (Load, CrossKnown, GuessLoad, SaveRead).
+    reading_value: DFF<Bit>,
+    read_line_number: Signal<Local, Bits<6>>,
     // The board memory's write port, a cycle ahead (see its update).
     board_write: DFF<Bit>,
     board_write_address: DFF<Bits<8>>,
@@ -404,6 +417,16 @@ impl Default for ClueSolver {
             solution: Default::default(),
             state: Default::default(),
             search_step: Default::default(),
+            reading_done: Default::default(),
+            reading_line: Default::default(),
+            reading_cross: Default::default(),
+            reading_scan: Default::default(),
+            reading_guess: Default::default(),
+            reading_save: Default::default(),
+            reading_undo_row: Default::default(),
+            reading_undo_column: Default::default(),
+            reading_value: Default::default(),
+            read_line_number: Default::default(),
             board_write: Default::default(),
             board_write_address: Default::default(),
             board_write_data: Default::default(),
@@ -538,6 +561,15 @@ impl Logic for ClueSolver {
             clock,
             state,
             search_step,
+            reading_done,
+            reading_line,
+            reading_cross,
+            reading_scan,
+            reading_guess,
+            reading_save,
+            reading_undo_row,
+            reading_undo_column,
+            reading_value,
             board_write,
             board_write_address,
             board_write_data,
@@ -727,11 +759,51 @@ impl Logic for ClueSolver {
         self.solved_known.next = self.line_solver.can_fill.val() ^ self.line_solver.can_empty.val();
         self.solved_value.next = self.line_solver.can_fill.val() & !self.line_solver.can_empty.val();
 
-        // The board memory: the reply's reads unless a visit needs the port.
-        // A kept answer's rows come from the solution memory, and its
-        // DIFFERS words are those rows XOR the board's Value rows.
-        self.board.read_address.next = bit_cast::<8, 6>(self.read_row.val())
-            | (bit_cast::<8, 1>((self.read_value.val() | self.answer_kept.q.val()).into()) << 6);
+        // The board memory's read address, chosen by flags that are high in
+        // the cycle of the read (set from the next state: decoded from
+        // `state` and `search_step`, this multiplexer made the critical path
+        // into the block RAM on nextpnr seeds). Fetch and Load read the
+        // line, CrossRead and CrossKnown the crossing line, the search its
+        // rows and columns; Done the reply's rows: a kept answer's rows come
+        // from the solution memory, and its DIFFERS words are those rows XOR
+        // the board's Value rows.
+        self.read_line_number.next = 0.into();
+        if self.reading_done.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.read_row.val();
+        }
+        if self.reading_line.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.index.q.val();
+        }
+        if self.reading_cross.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.copied_cell.q.val();
+        }
+        if self.reading_scan.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.scan_row.q.val();
+        }
+        if self.reading_guess.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.guess_row.q.val();
+        }
+        if self.reading_save.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.save_row.q.val();
+        }
+        if self.reading_undo_row.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.undo_row.q.val();
+        }
+        if self.reading_undo_column.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.undo_column.q.val();
+        }
+        self.board.read_address.next = bit_cast::<8, 6>(self.read_line_number.val())
+            | (bit_cast::<8, 1>(
+                (self.reading_value.q.val()
+                    | (self.reading_done.q.val() & (self.read_value.val() | self.answer_kept.q.val())))
+                .into(),
+            ) << 6)
+            | (bit_cast::<8, 1>(
+                ((self.reading_line.q.val() & self.is_column.q.val())
+                    | (self.reading_cross.q.val() & !self.is_column.q.val())
+                    | self.reading_undo_column.q.val())
+                .into(),
+            ) << 7);
         self.solution.read_address.next = self.read_row.val();
         self.solution.read_used.next = self.state.q.val() == State::Done;
         self.solution.write_enable.next = false;
@@ -913,16 +985,11 @@ impl Logic for ClueSolver {
             }
             State::Fetch => {
                 self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
-                    | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
                 self.cleaning.d.next = true;
                 self.state.d.next = State::Load;
             }
             State::Load => {
                 self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
-                    | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
-                    | 64;
                 self.line_known.d.next = self.board.read_data.val();
                 self.first_block.d.next = self.line_table.read_data.val().get_bits::<CLUE_STORE_BITS>(0);
                 self.start_line.d.next = true;
@@ -977,15 +1044,10 @@ impl Logic for ClueSolver {
                 // (The cell's value reaches `copied_value` for CrossValue:
                 // see `byte_hit`.)
                 self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
-                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
                 self.state.d.next = State::CrossKnown;
             }
             State::CrossKnown => {
                 self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
-                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
-                    | 64;
                 self.board_write.d.next = true;
                 self.board_write_address.d.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
@@ -1042,7 +1104,6 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::ScanRead => {
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.scan_row.q.val());
                     self.scan_load.d.next = true;
                     self.state.d.next = State::Search;
                     self.search_step.d.next = SearchStep::ScanCheck;
@@ -1079,7 +1140,6 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::GuessFetch => {
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val());
                     // (The schedule moves to the guessed row: see `to_guess`.)
                     self.guess_pending.d.next = true;
                     self.after_guess.d.next = true;
@@ -1089,7 +1149,6 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::GuessLoad => {
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val()) | 64;
                     self.line_known.d.next = self.board.read_data.val();
                     self.guess_load.d.next = true;
                     self.state.d.next = State::Search;
@@ -1104,7 +1163,6 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::SaveRead => {
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.save_row.q.val()) | 64;
                     self.state.d.next = State::Search;
                     self.search_step.d.next = SearchStep::SaveWrite;
                 }
@@ -1124,7 +1182,6 @@ impl Logic for ClueSolver {
                     // (The entry was latched in the step before: see `undo_row`.)
                     self.bit_number.d.next = self.undo_row.q.val();
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.undo_row.q.val());
                     self.trail_top.d.next = self.trail_top.q.val() - 1;
                     self.cell_undone.d.next = true;
                     self.state.d.next = State::Search;
@@ -1149,7 +1206,6 @@ impl Logic for ClueSolver {
                     }
                     self.undo_keeps.d.next = self.solution_kept.q.val() & !self.giving_up.q.val();
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
                     self.state.d.next = State::Search;
                     self.search_step.d.next = SearchStep::UndoWrite;
                 }
@@ -1369,6 +1425,28 @@ impl Logic for ClueSolver {
             self.scan_load.d.next = false;
             self.guess_load.d.next = false;
         }
+
+        // The read address's flags, from the next state (see the address).
+        self.reading_done.d.next = self.state.d.val() == State::Done;
+        self.reading_line.d.next = (self.state.d.val() == State::Fetch) | (self.state.d.val() == State::Load);
+        self.reading_cross.d.next =
+            (self.state.d.val() == State::CrossRead) | (self.state.d.val() == State::CrossKnown);
+        self.reading_scan.d.next =
+            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::ScanRead);
+        self.reading_guess.d.next = (self.state.d.val() == State::Search)
+            & ((self.search_step.d.val() == SearchStep::GuessFetch)
+                | (self.search_step.d.val() == SearchStep::GuessLoad));
+        self.reading_save.d.next =
+            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::SaveRead);
+        self.reading_undo_row.d.next =
+            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::UndoRow);
+        self.reading_undo_column.d.next =
+            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::UndoColumn);
+        self.reading_value.d.next = (self.state.d.val() == State::Load)
+            | (self.state.d.val() == State::CrossKnown)
+            | ((self.state.d.val() == State::Search)
+                & ((self.search_step.d.val() == SearchStep::GuessLoad)
+                    | (self.search_step.d.val() == SearchStep::SaveRead)));
     }
 }
 
