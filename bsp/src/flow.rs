@@ -722,7 +722,10 @@ mod tests {
             err.contains("the clues image misses 100.00 MHz on 1 of 3 nextpnr seeds: seed 2 at 87.50 MHz"),
             "{err}"
         );
-        assert!(err.contains("/out/clues/seed-2") && err.contains("core.x[3]"), "{err}");
+        assert!(
+            err.contains("/out/clues/seed-2") && err.contains("core.x[3]"),
+            "{err}"
+        );
     }
 
     #[test]
