@@ -501,6 +501,36 @@ pub fn sweep_seeds(
         .collect()
 }
 
+/// The every-seed rule: fails, when any of a sweep's `reports` (seed,
+/// report) misses its constraint, naming `image`, each such seed and its
+/// fmax, and the worst seed's critical path (its logs are in `out_dir`'s
+/// `seed-N/`). One seed below the clock is a failure: a design that meets
+/// it on lucky placements only fails on the next unrelated change.
+pub fn check_every_seed(image: &str, reports: &[(u64, PnrReport)], out_dir: &Path) -> Result<()> {
+    let missed: Vec<&(u64, PnrReport)> = reports.iter().filter(|(_, r)| !r.meets_timing()).collect();
+    let Some((worst_seed, worst)) = missed
+        .iter()
+        .copied()
+        .min_by(|a, b| a.1.fmax_mhz.total_cmp(&b.1.fmax_mhz))
+    else {
+        return Ok(());
+    };
+    let list: Vec<String> = missed
+        .iter()
+        .map(|(seed, r)| format!("seed {seed} at {:.2} MHz", r.fmax_mhz))
+        .collect();
+    bail!(
+        "timing: the {image} image misses {:.2} MHz on {} of {} nextpnr seeds: {} (every seed must \
+         meet it; logs in {}).\nseed {worst_seed}'s critical path:\n{}",
+        worst.constraint_mhz,
+        missed.len(),
+        reports.len(),
+        list.join(", "),
+        out_dir.join(format!("seed-{worst_seed}")).display(),
+        worst.critical_path_summary()
+    )
+}
+
 /// One seed of [`sweep_seeds`], in its own directory.
 fn place_and_route_seed(opts: &BuildOptions, pcf: &Path, netlist: &Path, seed: u64) -> Result<PnrReport> {
     let dir = opts.out_dir.join(format!("seed-{seed}"));
@@ -676,6 +706,26 @@ mod tests {
             "core.parser.option_q"
         );
         assert_eq!(rust_hdl_name("$nextpnr_ICESTORM_LC_9"), "$nextpnr_ICESTORM_LC_9");
+    }
+
+    #[test]
+    fn every_seed_must_meet_the_clock() {
+        let missing = parse_report(REPORT).unwrap();
+        let mut meeting = missing.clone();
+        meeting.fmax_mhz = 100.46;
+        let dir = Path::new("/out/clues");
+        assert!(check_every_seed("clues", &[(1, meeting.clone()), (2, meeting.clone())], dir).is_ok());
+        let err = check_every_seed("clues", &[(1, meeting.clone()), (2, missing), (3, meeting)], dir)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("the clues image misses 100.00 MHz on 1 of 3 nextpnr seeds: seed 2 at 87.50 MHz"),
+            "{err}"
+        );
+        assert!(
+            err.contains("/out/clues/seed-2") && err.contains("core.x[3]"),
+            "{err}"
+        );
     }
 
     #[test]

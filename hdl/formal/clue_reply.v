@@ -29,7 +29,7 @@
 // register `x` of the DUT as a port `x$q`) are tied to the observers.
 module formal_clue_reply(input clock);
     localparam WAIT = 39;
-    localparam IDLE = 0, MAPS = 2;
+    localparam IDLE = 0, MAPS = 2, REQUEST = 0;
 
     (* anyseq *) reg abort, board_done, refused, query, tx_ready, all_known;
     (* anyseq *) reg [6:0] rows, columns;
@@ -42,7 +42,7 @@ module formal_clue_reply(input clock);
     wire tx_start, busy, read_value, read_differs;
     wire [5:0] read_row;
     wire [7:0] tx_data;
-    wire [2:0] phase;
+    wire [2:0] phase, map_step;
     wire [15:0] message;
     wire pending, low_next, ready_q, started;
     top uut(.clock(clock), .abort(abort), .board_done(board_done), .refused(refused),
@@ -53,7 +53,7 @@ module formal_clue_reply(input clock);
             .read_row(read_row), .read_value(read_value), .read_differs(read_differs),
             .row_word(row_word),
             .tx_data(tx_data), .tx_start(tx_start), .tx_ready(tx_ready), .busy(busy),
-            .phase$q(phase), .message$q(message), .pending$q(pending), .low_next$q(low_next),
+            .phase$q(phase), .map_step$q(map_step), .message$q(message), .pending$q(pending), .low_next$q(low_next),
             .ready_q$q(ready_q), .started$q(started));
 
     // The transmitter's rules.
@@ -104,6 +104,9 @@ module formal_clue_reply(input clock);
 
         // Strengthening for induction.
         assert(odd == low_next);
+        // (Outside Maps the map steps rest at Request: only Request looks
+        // at the phase.)
+        if (phase != MAPS) assert(map_step == REQUEST);
         if (low_next) assert(pending && message == first);
         assert(ready_q == ready_before && started == start_before);
         // (While odd, the second byte goes in the first cycle `ready_q` is

@@ -237,10 +237,12 @@ impl Logic for LineSolver {
         self.clue_address.next = bit_cast::<5, 6>(self.issued.q.val());
         // The cell under the cursor: the line's two words rotate right past
         // bit 0 going forwards, so that going backwards they rotate left past
-        // bit 63 (no 64-way multiplexer on the path).
+        // bit 63 (no 64-way multiplexer on the path). Which end, on
+        // `going_backward` (high in Backward exactly): decoded from `phase`
+        // it made a critical path into `states` on nextpnr seeds.
         self.cell_fillable.next = self.fillable.q.val().get_bit(0);
         self.cell_emptiable.next = self.emptiable.q.val().get_bit(0);
-        if self.phase.q.val() == Phase::Backward {
+        if self.going_backward.q.val() {
             self.cell_fillable.next = self.fillable.q.val().get_bit(63);
             self.cell_emptiable.next = self.emptiable.q.val().get_bit(63);
         }
@@ -320,8 +322,6 @@ impl Logic for LineSolver {
                     self.phase.d.next = Phase::Turn;
                     self.going_forward.d.next = false;
                     self.turning.d.next = true;
-                } else {
-                    self.next_cursor.next = self.cursor_up.q.val();
                 }
             }
             Phase::Turn => {
@@ -333,8 +333,6 @@ impl Logic for LineSolver {
                 if self.at_first.q.val() {
                     self.phase.d.next = Phase::Drain;
                     self.going_backward.d.next = false;
-                } else {
-                    self.next_cursor.next = self.cursor_down.q.val();
                 }
             }
             Phase::Drain => {
@@ -366,6 +364,16 @@ impl Logic for LineSolver {
             self.states.d.next = self.by_fill.val() | self.by_empty.val();
             self.fillable.d.next = (self.fillable.q.val() << 1) | (self.fillable.q.val() >> 63);
             self.emptiable.d.next = (self.emptiable.q.val() << 1) | (self.emptiable.q.val() >> 63);
+        }
+        // The cursor moves up going forwards until the last cell, down
+        // going backwards until the first (on the flags, high in Forward and
+        // Backward exactly: decoded from `phase` the multiplexer made a
+        // critical path on nextpnr seeds).
+        if self.going_forward.q.val() & !self.at_last.q.val() {
+            self.next_cursor.next = self.cursor_up.q.val();
+        }
+        if self.going_backward.q.val() & !self.at_first.q.val() {
+            self.next_cursor.next = self.cursor_down.q.val();
         }
         // The cursor's neighbours and ends, registered to keep the
         // multiplexer's path short.

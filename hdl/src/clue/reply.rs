@@ -403,97 +403,6 @@ impl Logic for ClueReply {
                     }
                 }
             }
-            ReplyPhase::Maps => match self.map_step.q.val() {
-                MapStep::Request => {
-                    self.map_step.d.next = MapStep::Latch;
-                }
-                MapStep::Latch => {
-                    self.word.d.next = self.row_word.val();
-                    self.word_valid.d.next = true;
-                    self.map_step.d.next = MapStep::Shift;
-                }
-                MapStep::Shift => {
-                    self.pack.d.next =
-                        (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
-                    self.packed.d.next = self.packed.q.val() + 1;
-                    self.word.d.next = self.word.q.val() >> 1;
-                    self.cells_left.d.next = self.cells_left.q.val() - 1;
-                    self.last_cell.d.next = self.cells_left.q.val() == 2;
-                    self.column.d.next = self.column.q.val() + 1;
-                    self.last_column.d.next = self.column.q.val() + 2 == self.columns_q.q.val();
-                    if self.last_column.q.val() {
-                        self.column.d.next = 0.into();
-                        self.last_column.d.next = self.one_column.q.val();
-                        self.row.d.next = self.row.q.val() + 1;
-                        self.word_valid.d.next = false;
-                        self.map_step.d.next = MapStep::Request;
-                    }
-                    if self.last_cell.q.val() {
-                        self.map_end.d.next = true;
-                        self.map_step.d.next = MapStep::Pad;
-                    }
-                    if self.packed.q.val() == 12 {
-                        self.map_step.d.next = MapStep::Emit;
-                    }
-                }
-                MapStep::Pad => {
-                    self.pack.d.next = self.pack.q.val() << 1;
-                    self.packed.d.next = self.packed.q.val() + 1;
-                    if self.packed.q.val() == 12 {
-                        self.map_step.d.next = MapStep::Emit;
-                    }
-                }
-                MapStep::Emit => {
-                    if !self.pending.q.val() {
-                        self.pending.d.next = true;
-                        self.message.d.next = (bit_cast::<16, 3>(self.code_values.val()) << 13)
-                            | bit_cast::<16, 13>(self.pack.q.val());
-                        if self.known_map.q.val() {
-                            self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
-                                | bit_cast::<16, 13>(self.pack.q.val());
-                        }
-                        if self.differs_map.q.val() {
-                            self.message.d.next = (bit_cast::<16, 3>(self.code_differs.val()) << 13)
-                                | bit_cast::<16, 13>(self.pack.q.val());
-                        }
-                        self.pack.d.next = 0.into();
-                        self.packed.d.next = 0.into();
-                        self.map_step.d.next = MapStep::Request;
-                        if self.word_valid.q.val() {
-                            self.map_step.d.next = MapStep::Shift;
-                        }
-                        if self.map_end.q.val() {
-                            self.map_step.d.next = MapStep::Next;
-                        }
-                    }
-                }
-                MapStep::Next => {
-                    // The VALUES map follows the KNOWN map; for SEVERAL the
-                    // DIFFERS map follows; then the status. (A step of its
-                    // own: in Emit this chain of conditions missed 100 MHz.)
-                    self.map_end.d.next = false;
-                    self.known_map.d.next = false;
-                    self.row.d.next = 0.into();
-                    self.column.d.next = 0.into();
-                    self.last_column.d.next = self.one_column.q.val();
-                    self.cells_left.d.next = self.cells_q.q.val();
-                    self.last_cell.d.next = self.one_cell.q.val();
-                    // (`word_valid` is low already: the last cell is a
-                    // row's last, and Shift cleared it there.)
-                    self.map_step.d.next = MapStep::Request;
-                    if !self.known_map.q.val() {
-                        if self.several_q.q.val() & !self.differs_map.q.val() {
-                            self.differs_map.d.next = true;
-                        } else {
-                            self.differs_map.d.next = false;
-                            self.phase.d.next = ReplyPhase::Status;
-                        }
-                    }
-                }
-                _ => {
-                    self.map_step.d.next = MapStep::Request;
-                }
-            },
             ReplyPhase::Status => {
                 if !self.pending.q.val() {
                     self.pending.d.next = true;
@@ -514,6 +423,105 @@ impl Logic for ClueReply {
                 }
             }
             _ => {}
+        }
+
+        // The Maps phase's steps. Outside Maps `map_step` is Request (each
+        // way out of Maps, and an abort, puts it there), so only Request
+        // asks for the phase: the steps' enables do not wait on `phase`
+        // (with it, the enables of `word_valid`, `last_column` and the
+        // like made the clue bitstream's critical path on nextpnr seeds).
+        match self.map_step.q.val() {
+            MapStep::Request => {
+                if self.phase.q.val() == ReplyPhase::Maps {
+                    self.map_step.d.next = MapStep::Latch;
+                }
+            }
+            MapStep::Latch => {
+                self.word.d.next = self.row_word.val();
+                self.word_valid.d.next = true;
+                self.map_step.d.next = MapStep::Shift;
+            }
+            MapStep::Shift => {
+                self.pack.d.next =
+                    (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
+                self.packed.d.next = self.packed.q.val() + 1;
+                self.word.d.next = self.word.q.val() >> 1;
+                self.cells_left.d.next = self.cells_left.q.val() - 1;
+                self.last_cell.d.next = self.cells_left.q.val() == 2;
+                self.column.d.next = self.column.q.val() + 1;
+                self.last_column.d.next = self.column.q.val() + 2 == self.columns_q.q.val();
+                if self.last_column.q.val() {
+                    self.column.d.next = 0.into();
+                    self.last_column.d.next = self.one_column.q.val();
+                    self.row.d.next = self.row.q.val() + 1;
+                    self.word_valid.d.next = false;
+                    self.map_step.d.next = MapStep::Request;
+                }
+                if self.last_cell.q.val() {
+                    self.map_end.d.next = true;
+                    self.map_step.d.next = MapStep::Pad;
+                }
+                if self.packed.q.val() == 12 {
+                    self.map_step.d.next = MapStep::Emit;
+                }
+            }
+            MapStep::Pad => {
+                self.pack.d.next = self.pack.q.val() << 1;
+                self.packed.d.next = self.packed.q.val() + 1;
+                if self.packed.q.val() == 12 {
+                    self.map_step.d.next = MapStep::Emit;
+                }
+            }
+            MapStep::Emit => {
+                if !self.pending.q.val() {
+                    self.pending.d.next = true;
+                    self.message.d.next = (bit_cast::<16, 3>(self.code_values.val()) << 13)
+                        | bit_cast::<16, 13>(self.pack.q.val());
+                    if self.known_map.q.val() {
+                        self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
+                            | bit_cast::<16, 13>(self.pack.q.val());
+                    }
+                    if self.differs_map.q.val() {
+                        self.message.d.next = (bit_cast::<16, 3>(self.code_differs.val()) << 13)
+                            | bit_cast::<16, 13>(self.pack.q.val());
+                    }
+                    self.pack.d.next = 0.into();
+                    self.packed.d.next = 0.into();
+                    self.map_step.d.next = MapStep::Request;
+                    if self.word_valid.q.val() {
+                        self.map_step.d.next = MapStep::Shift;
+                    }
+                    if self.map_end.q.val() {
+                        self.map_step.d.next = MapStep::Next;
+                    }
+                }
+            }
+            MapStep::Next => {
+                // The VALUES map follows the KNOWN map; for SEVERAL the
+                // DIFFERS map follows; then the status. (A step of its
+                // own: in Emit this chain of conditions missed 100 MHz.)
+                self.map_end.d.next = false;
+                self.known_map.d.next = false;
+                self.row.d.next = 0.into();
+                self.column.d.next = 0.into();
+                self.last_column.d.next = self.one_column.q.val();
+                self.cells_left.d.next = self.cells_q.q.val();
+                self.last_cell.d.next = self.one_cell.q.val();
+                // (`word_valid` is low already: the last cell is a
+                // row's last, and Shift cleared it there.)
+                self.map_step.d.next = MapStep::Request;
+                if !self.known_map.q.val() {
+                    if self.several_q.q.val() & !self.differs_map.q.val() {
+                        self.differs_map.d.next = true;
+                    } else {
+                        self.differs_map.d.next = false;
+                        self.phase.d.next = ReplyPhase::Status;
+                    }
+                }
+            }
+            _ => {
+                self.map_step.d.next = MapStep::Request;
+            }
         }
 
         self.one_column.d.next = self.columns_q.q.val() == 1;
@@ -568,6 +576,7 @@ impl Logic for ClueReply {
         // board's (a query or a refusal with it is the new stream's).
         if self.abort.val() & !self.refused.val() & !self.query.val() {
             self.phase.d.next = ReplyPhase::Idle;
+            self.map_step.d.next = MapStep::Request;
         }
     }
 }

@@ -187,6 +187,19 @@ pub struct ClueSolver {
     solution: BlockRam<Bits<64>, 6>,
     state: DFF<State>,
     search_step: DFF<SearchStep>,
+    // The board memory's read address: which the next cycle reads (see
+    // the address).
+    reading_done: DFF<Bit>,
+    reading_line: DFF<Bit>,
+    reading_cross: DFF<Bit>,
+    reading_scan: DFF<Bit>,
+    reading_guess: DFF<Bit>,
+    reading_save: DFF<Bit>,
+    reading_undo_row: DFF<Bit>,
+    reading_undo_column: DFF<Bit>,
+    // The Value copy (Load, CrossKnown, GuessLoad, SaveRead).
+    reading_value: DFF<Bit>,
+    read_line_number: Signal<Local, Bits<6>>,
     // The board memory's write port, a cycle ahead (see its update).
     board_write: DFF<Bit>,
     board_write_address: DFF<Bits<8>>,
@@ -310,17 +323,31 @@ pub struct ClueSolver {
     unknown_cells: Signal<Local, Bits<13>>,
     // Newly fixed cells are copied lowest first. The lowest is found in two
     // registered steps (a 64-bit x & −x does not fit a 10 ns cycle): in
-    // each byte of `fresh`, whether any and which lowest; then the lowest byte.
-    byte_any: DFF<Bits<8>>,
+    // each byte of `fresh`, which bit is lowest, and which byte is the
+    // lowest with a bit (one-hot); then the lowest byte's lowest bit, as a
+    // number (`copied_cell`) and as a bit (`copied_bit`).
+    lowest_byte: DFF<Bits<8>>,
     byte_lowest: [DFF<Bits<3>>; 8],
     copied_cell: DFF<Bits<6>>,
+    // `copied_cell`'s bit, registered with it in WriteValue and CrossValue
+    // (where the crossing is decided) for CrossRead's updates of `fresh` and
+    // of the dirty bits: decoding `copied_cell` there missed 100 MHz on a
+    // nextpnr seed. (Loaded every cycle: only CrossRead reads it.)
+    copied_bit: DFF<Bits<64>>,
+    // The copied cell's value, in two registered steps from CrossRead on
+    // (each byte of `new_value` at `copied_bit`, then any), for
+    // CrossValue: a 64-way multiplexer in CrossRead missed 100 MHz on
+    // nextpnr seeds. (Loaded every cycle: only CrossValue reads it.)
+    byte_hit: DFF<Bits<8>>,
     copied_value: DFF<Bit>,
     byte_isolated: [Signal<Local, Bits<8>>; 8],
     byte_code: [Signal<Local, Bits<3>>; 8],
+    byte_bit: [Signal<Local, Bits<8>>; 8],
     byte_any_next: Signal<Local, Bits<8>>,
-    any_isolated: Signal<Local, Bits<8>>,
+    byte_hit_next: Signal<Local, Bits<8>>,
     low_bits: Signal<Local, Bits<3>>,
     lowest_cell: Signal<Local, Bits<6>>,
+    lowest_bit: Signal<Local, Bits<64>>,
     solved_known: Signal<Local, Bits<64>>,
     // Look and Advance: go on to the next line.
     next_line: Signal<Local, Bit>,
@@ -331,6 +358,7 @@ pub struct ClueSolver {
     column_fill_sum: Signal<Local, Bits<8>>,
     solved_value: Signal<Local, Bits<64>>,
     one: Constant<Bits<64>>,
+    one_byte: Constant<Bits<8>>,
     bit_masks: [Constant<Bits<8>>; 3],
     solved: Constant<Bits<3>>,
     contradiction: Constant<Bits<3>>,
@@ -389,6 +417,16 @@ impl Default for ClueSolver {
             solution: Default::default(),
             state: Default::default(),
             search_step: Default::default(),
+            reading_done: Default::default(),
+            reading_line: Default::default(),
+            reading_cross: Default::default(),
+            reading_scan: Default::default(),
+            reading_guess: Default::default(),
+            reading_save: Default::default(),
+            reading_undo_row: Default::default(),
+            reading_undo_column: Default::default(),
+            reading_value: Default::default(),
+            read_line_number: Default::default(),
             board_write: Default::default(),
             board_write_address: Default::default(),
             board_write_data: Default::default(),
@@ -477,16 +515,20 @@ impl Default for ClueSolver {
             undo_outcome: Default::default(),
             undo_keeps: Default::default(),
             unknown_cells: Default::default(),
-            byte_any: Default::default(),
+            lowest_byte: Default::default(),
             byte_lowest: Default::default(),
             copied_cell: Default::default(),
+            copied_bit: Default::default(),
+            byte_hit: Default::default(),
             copied_value: Default::default(),
             byte_isolated: Default::default(),
             byte_code: Default::default(),
+            byte_bit: Default::default(),
             byte_any_next: Default::default(),
-            any_isolated: Default::default(),
+            byte_hit_next: Default::default(),
             low_bits: Default::default(),
             lowest_cell: Default::default(),
+            lowest_bit: Default::default(),
             solved_known: Default::default(),
             next_line: Default::default(),
             row_fill: Default::default(),
@@ -495,6 +537,7 @@ impl Default for ClueSolver {
             column_fill_sum: Default::default(),
             solved_value: Default::default(),
             one: constant(1u64),
+            one_byte: constant(1u64),
             bit_masks: array_init::array_init(|j| constant(mask(j))),
             solved: constant(outcome::SOLVED),
             contradiction: constant(outcome::CONTRADICTION),
@@ -518,6 +561,15 @@ impl Logic for ClueSolver {
             clock,
             state,
             search_step,
+            reading_done,
+            reading_line,
+            reading_cross,
+            reading_scan,
+            reading_guess,
+            reading_save,
+            reading_undo_row,
+            reading_undo_column,
+            reading_value,
             board_write,
             board_write_address,
             board_write_data,
@@ -536,8 +588,10 @@ impl Logic for ClueSolver {
             new_value,
             fresh,
             line_bit,
-            byte_any,
+            lowest_byte,
             copied_cell,
+            copied_bit,
+            byte_hit,
             copied_value,
             dirty_rows,
             dirty_columns,
@@ -664,12 +718,12 @@ impl Logic for ClueSolver {
                 .val()
                 .replace_bit(g, self.fresh.q.val().get_bits::<8>(8 * g).any());
         }
-        self.byte_any.d.next = self.byte_any_next.val();
-        // Step 2: the lowest byte with a bit, and that byte's lowest bit.
-        self.any_isolated.next = self.byte_any.q.val() & (!self.byte_any.q.val() + 1);
+        // The lowest byte with a bit, one-hot (x & −x of the bytes' ORs).
+        self.lowest_byte.d.next = self.byte_any_next.val() & (!self.byte_any_next.val() + 1);
+        // Step 2: the lowest byte's lowest bit, numbered and as a bit.
         self.low_bits.next = 0.into();
         for g in 0..8 {
-            if self.any_isolated.val().get_bit(g) {
+            if self.lowest_byte.q.val().get_bit(g) {
                 self.low_bits.next = self.low_bits.val() | self.byte_lowest[g].q.val();
             }
         }
@@ -678,16 +732,78 @@ impl Logic for ClueSolver {
             self.lowest_cell.next = self
                 .lowest_cell
                 .val()
-                .replace_bit(j + 3, (self.any_isolated.val() & self.bit_masks[j].val()).any());
+                .replace_bit(j + 3, (self.lowest_byte.q.val() & self.bit_masks[j].val()).any());
         }
+        self.lowest_bit.next = 0.into();
+        for g in 0..8 {
+            self.byte_bit[g].next = self.one_byte.val() << self.byte_lowest[g].q.val();
+            for i in 0..8 {
+                self.lowest_bit.next = self.lowest_bit.val().replace_bit(
+                    8 * g + i,
+                    self.lowest_byte.q.val().get_bit(g) & self.byte_bit[g].val().get_bit(i),
+                );
+            }
+        }
+        self.copied_bit.d.next = self.lowest_bit.val();
+        // The copied cell's value (see `byte_hit`).
+        self.byte_hit_next.next = 0.into();
+        for g in 0..8 {
+            self.byte_hit_next.next = self.byte_hit_next.val().replace_bit(
+                g,
+                (self.new_value.q.val().get_bits::<8>(8 * g) & self.copied_bit.q.val().get_bits::<8>(8 * g))
+                    .any(),
+            );
+        }
+        self.byte_hit.d.next = self.byte_hit_next.val();
+        self.copied_value.d.next = self.byte_hit.q.val().any();
         self.solved_known.next = self.line_solver.can_fill.val() ^ self.line_solver.can_empty.val();
         self.solved_value.next = self.line_solver.can_fill.val() & !self.line_solver.can_empty.val();
 
-        // The board memory: the reply's reads unless a visit needs the port.
-        // A kept answer's rows come from the solution memory, and its
-        // DIFFERS words are those rows XOR the board's Value rows.
-        self.board.read_address.next = bit_cast::<8, 6>(self.read_row.val())
-            | (bit_cast::<8, 1>((self.read_value.val() | self.answer_kept.q.val()).into()) << 6);
+        // The board memory's read address, chosen by flags that are high in
+        // the cycle of the read (set from the next state: decoded from
+        // `state` and `search_step`, this multiplexer made the critical path
+        // into the block RAM on nextpnr seeds). Fetch and Load read the
+        // line, CrossRead and CrossKnown the crossing line, the search its
+        // rows and columns; Done the reply's rows: a kept answer's rows come
+        // from the solution memory, and its DIFFERS words are those rows XOR
+        // the board's Value rows.
+        self.read_line_number.next = 0.into();
+        if self.reading_done.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.read_row.val();
+        }
+        if self.reading_line.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.index.q.val();
+        }
+        if self.reading_cross.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.copied_cell.q.val();
+        }
+        if self.reading_scan.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.scan_row.q.val();
+        }
+        if self.reading_guess.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.guess_row.q.val();
+        }
+        if self.reading_save.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.save_row.q.val();
+        }
+        if self.reading_undo_row.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.undo_row.q.val();
+        }
+        if self.reading_undo_column.q.val() {
+            self.read_line_number.next = self.read_line_number.val() | self.undo_column.q.val();
+        }
+        self.board.read_address.next = bit_cast::<8, 6>(self.read_line_number.val())
+            | (bit_cast::<8, 1>(
+                (self.reading_value.q.val()
+                    | (self.reading_done.q.val() & (self.read_value.val() | self.answer_kept.q.val())))
+                .into(),
+            ) << 6)
+            | (bit_cast::<8, 1>(
+                ((self.reading_line.q.val() & self.is_column.q.val())
+                    | (self.reading_cross.q.val() & !self.is_column.q.val())
+                    | self.reading_undo_column.q.val())
+                .into(),
+            ) << 7);
         self.solution.read_address.next = self.read_row.val();
         self.solution.read_used.next = self.state.q.val() == State::Done;
         self.solution.write_enable.next = false;
@@ -869,16 +985,11 @@ impl Logic for ClueSolver {
             }
             State::Fetch => {
                 self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
-                    | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7);
                 self.cleaning.d.next = true;
                 self.state.d.next = State::Load;
             }
             State::Load => {
                 self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.index.q.val())
-                    | (bit_cast::<8, 1>(self.is_column.q.val().into()) << 7)
-                    | 64;
                 self.line_known.d.next = self.board.read_data.val();
                 self.first_block.d.next = self.line_table.read_data.val().get_bits::<CLUE_STORE_BITS>(0);
                 self.start_line.d.next = true;
@@ -930,17 +1041,13 @@ impl Logic for ClueSolver {
             // Each newly fixed cell into the other copy: read its Known and
             // Value words, set this line's bit in both.
             State::CrossRead => {
+                // (The cell's value reaches `copied_value` for CrossValue:
+                // see `byte_hit`.)
                 self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
-                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
-                self.copied_value.d.next = self.new_value.q.val().get_bit(self.copied_cell.q.val().index());
                 self.state.d.next = State::CrossKnown;
             }
             State::CrossKnown => {
                 self.board.read_used.next = true;
-                self.board.read_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
-                    | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7)
-                    | 64;
                 self.board_write.d.next = true;
                 self.board_write_address.d.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.is_column.q.val()).into()) << 7);
@@ -997,7 +1104,6 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::ScanRead => {
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.scan_row.q.val());
                     self.scan_load.d.next = true;
                     self.state.d.next = State::Search;
                     self.search_step.d.next = SearchStep::ScanCheck;
@@ -1012,7 +1118,8 @@ impl Logic for ClueSolver {
                     self.search_step.d.next = SearchStep::ScanPick;
                 }
                 SearchStep::ScanPick => {
-                    if self.byte_any.q.val().any() {
+                    // (`fresh_any` is whether the finder's bytes have a bit.)
+                    if self.fresh_any.q.val() {
                         // Filled first: on random puzzles either order decides
                         // as many (`search_plan`), and filled cells fix more.
                         self.guess_row.d.next = self.scan_row.q.val();
@@ -1033,7 +1140,6 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::GuessFetch => {
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val());
                     // (The schedule moves to the guessed row: see `to_guess`.)
                     self.guess_pending.d.next = true;
                     self.after_guess.d.next = true;
@@ -1043,7 +1149,6 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::GuessLoad => {
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.guess_row.q.val()) | 64;
                     self.line_known.d.next = self.board.read_data.val();
                     self.guess_load.d.next = true;
                     self.state.d.next = State::Search;
@@ -1058,7 +1163,6 @@ impl Logic for ClueSolver {
                 }
                 SearchStep::SaveRead => {
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.save_row.q.val()) | 64;
                     self.state.d.next = State::Search;
                     self.search_step.d.next = SearchStep::SaveWrite;
                 }
@@ -1078,7 +1182,6 @@ impl Logic for ClueSolver {
                     // (The entry was latched in the step before: see `undo_row`.)
                     self.bit_number.d.next = self.undo_row.q.val();
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.undo_row.q.val());
                     self.trail_top.d.next = self.trail_top.q.val() - 1;
                     self.cell_undone.d.next = true;
                     self.state.d.next = State::Search;
@@ -1103,7 +1206,6 @@ impl Logic for ClueSolver {
                     }
                     self.undo_keeps.d.next = self.solution_kept.q.val() & !self.giving_up.q.val();
                     self.board.read_used.next = true;
-                    self.board.read_address.next = bit_cast::<8, 6>(self.undo_column.q.val()) | 128;
                     self.state.d.next = State::Search;
                     self.search_step.d.next = SearchStep::UndoWrite;
                 }
@@ -1193,11 +1295,9 @@ impl Logic for ClueSolver {
         }
         if self.crossing.q.val() {
             if self.is_column.q.val() {
-                self.dirty_rows.d.next =
-                    self.dirty_rows.q.val() | (self.one.val() << self.copied_cell.q.val());
+                self.dirty_rows.d.next = self.dirty_rows.q.val() | self.copied_bit.q.val();
             } else {
-                self.dirty_columns.d.next =
-                    self.dirty_columns.q.val() | (self.one.val() << self.copied_cell.q.val());
+                self.dirty_columns.d.next = self.dirty_columns.q.val() | self.copied_bit.q.val();
             }
         }
         // The wide registers' loads, on pulses from flip-flops (decoded from
@@ -1212,7 +1312,7 @@ impl Logic for ClueSolver {
             self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
         }
         if self.crossing.q.val() {
-            self.fresh.d.next = self.fresh.q.val() & !(self.one.val() << self.copied_cell.q.val());
+            self.fresh.d.next = self.fresh.q.val() & !self.copied_bit.q.val();
         }
         if self.scan_load.q.val() {
             self.fresh.d.next = !self.board.read_data.val() & self.column_mask.q.val();
@@ -1325,6 +1425,28 @@ impl Logic for ClueSolver {
             self.scan_load.d.next = false;
             self.guess_load.d.next = false;
         }
+
+        // The read address's flags, from the next state (see the address).
+        self.reading_done.d.next = self.state.d.val() == State::Done;
+        self.reading_line.d.next = (self.state.d.val() == State::Fetch) | (self.state.d.val() == State::Load);
+        self.reading_cross.d.next =
+            (self.state.d.val() == State::CrossRead) | (self.state.d.val() == State::CrossKnown);
+        self.reading_scan.d.next =
+            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::ScanRead);
+        self.reading_guess.d.next = (self.state.d.val() == State::Search)
+            & ((self.search_step.d.val() == SearchStep::GuessFetch)
+                | (self.search_step.d.val() == SearchStep::GuessLoad));
+        self.reading_save.d.next =
+            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::SaveRead);
+        self.reading_undo_row.d.next =
+            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::UndoRow);
+        self.reading_undo_column.d.next =
+            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::UndoColumn);
+        self.reading_value.d.next = (self.state.d.val() == State::Load)
+            | (self.state.d.val() == State::CrossKnown)
+            | ((self.state.d.val() == State::Search)
+                & ((self.search_step.d.val() == SearchStep::GuessLoad)
+                    | (self.search_step.d.val() == SearchStep::SaveRead)));
     }
 }
 
