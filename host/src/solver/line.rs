@@ -24,6 +24,7 @@ pub trait LineBits:
     + Not<Output = Self>
     + BitAndAssign
     + BitOrAssign
+    + std::hash::Hash
 {
     /// Longest line the type holds.
     const CELLS: usize;

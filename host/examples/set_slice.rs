@@ -1,0 +1,66 @@
+//! First-solution times on chosen puzzles of a tournament set, the slowest
+//! listed: the software solver's (wall time, capped), or with `MODEL=1` the
+//! probing engine's cycle-exact model (board time at 100 MHz; `BUDGET` in
+//! units of 2^20 cycles, default 96, about 1 s). `nonohost tournament` runs
+//! whole sets; this looks at a band of one, such as the hard middle:
+//!
+//! ```sh
+//! cargo run --release -p nonohost --example set_slice -- ../shared/tournament/icga2016.txt 60 $(seq 401 500)
+//! MODEL=1 cargo run --release -p nonohost --example set_slice -- ../shared/tournament/icga2016.txt 60 $(seq 401 500)
+//! ```
+use nonohost::solver::{Budget, Solver};
+use std::time::{Duration, Instant};
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let set = nonohost::tournament::read_set(std::path::Path::new(&a[1])).unwrap();
+    let cap: f64 = a[2].parse().unwrap();
+    let picks: Vec<usize> = a[3..].iter().map(|x| x.parse().unwrap()).collect();
+    let mut total = 0.0;
+    let mut all = vec![];
+    for n in picks {
+        let p = &set[n - 1];
+        if std::env::var("MODEL").is_ok() {
+            use nonogram_hdl::clue::clue_model::{run, Mode};
+            let v = run(
+                &p.rows,
+                &p.columns,
+                Mode {
+                    budget: std::env::var("BUDGET").map_or(96, |b| b.parse().unwrap()),
+                    first: true,
+                    probe: true,
+                },
+            );
+            let dt = v.cycles as f64 / 1e8;
+            total += dt;
+            all.push((
+                dt,
+                n,
+                v.nodes,
+                v.outcome != nonogram_hdl::link::protocol::status::outcome::SOLVED,
+            ));
+            continue;
+        }
+        let t = Instant::now();
+        let mut s = Solver::new();
+        s.set_budget(Budget {
+            deadline: Some(t + Duration::from_secs_f64(cap)),
+            ..Default::default()
+        });
+        let f = s.count_solutions(&p.rows, &p.columns, 1);
+        let dt = t.elapsed().as_secs_f64();
+        total += dt;
+        all.push((dt, n, f.nodes, f.gave_up));
+    }
+    all.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let capped = all.iter().filter(|a| a.3).count();
+    println!(
+        "total {total:.2} s over {} puzzles, {capped} capped; slowest:",
+        all.len()
+    );
+    for (dt, n, nodes, cap) in all.iter().take(10) {
+        println!(
+            "  #{n}: {dt:.2} s, {nodes} nodes{}",
+            if *cap { " (cap)" } else { "" }
+        );
+    }
+}
