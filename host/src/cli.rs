@@ -557,7 +557,12 @@ fn info(a: &InfoArgs) -> i32 {
         v["error"] = serde_json::Value::Null;
         println!("{v}");
     } else {
-        let list = |v: &[u64]| v.iter().map(|&n| wire::count_text(n)).collect::<Vec<_>>().join(" ");
+        let list = |v: &[u64]| {
+            v.iter()
+                .map(|&n| wire::count_text(n))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         // A saturated byte count (2^64 or more) takes at least that long.
         let time = |bytes: u64, seconds: f64| {
             let at_least = if bytes == u64::MAX { "more than " } else { "" };

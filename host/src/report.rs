@@ -342,7 +342,9 @@ impl Report {
                 _ => "solved by the host".to_string(),
             },
             // The host finished what the board began: say so.
-            Status::NoSolution | Status::SeveralSolutions if self.solved_by.as_deref() == Some("board+host") => {
+            Status::NoSolution | Status::SeveralSolutions
+                if self.solved_by.as_deref() == Some("board+host") =>
+            {
                 let outcome = if self.status == Status::NoSolution {
                     "no solution"
                 } else {
@@ -1003,12 +1005,18 @@ mod tests {
         let text = r.to_text();
         assert!(text.starts_with("one: 1 column x 1 row\n"), "{text}");
         assert!(
-            text.contains("board: 1 cycle (0.0 µs) at 100 MHz, 1 pass, 1 search node, 1 backtrack, the clue engine"),
+            text.contains(
+                "board: 1 cycle (0.0 µs) at 100 MHz, 1 pass, 1 search node, 1 backtrack, the clue engine"
+            ),
             "{text}"
         );
         r.passes = Some(2);
         (r.board_nodes, r.board_backtracks) = (Some(3), Some(0));
-        assert!(r.to_text().contains(", 2 passes, 3 search nodes, 0 backtracks,"), "{}", r.to_text());
+        assert!(
+            r.to_text().contains(", 2 passes, 3 search nodes, 0 backtracks,"),
+            "{}",
+            r.to_text()
+        );
     }
 
     #[test]

@@ -231,8 +231,16 @@ fn the_census_command() {
         "{out}"
     );
     // The engine's name without padding inside the label; the counts aligned.
-    let line = |start: &str| out.lines().find(|l| l.starts_with(start)).unwrap_or_default().len();
-    assert!(out.contains("line-solvable (the DNF engine's model):   "), "{out}");
+    let line = |start: &str| {
+        out.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_default()
+            .len()
+    };
+    assert!(
+        out.contains("line-solvable (the DNF engine's model):   "),
+        "{out}"
+    );
     assert_eq!(line("line-solvable"), line("unique solution"), "{out}");
 
     let o = run(&["census", "--size", "4x3", "--json"]);

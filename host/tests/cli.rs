@@ -169,11 +169,23 @@ fn info_on_a_huge_puzzle_tells_no_absurd_numbers() {
     let o = nonohost(&["info", &file]);
     let out = stdout(&o);
     assert!(!out.contains(&u64::MAX.to_string()), "{out}");
-    assert!(out.contains("options in all:     ≥2^64 (the board holds"), "{out}");
-    assert!(out.contains("bytes on the wire:  ≥2^64 (filled cells only)"), "{out}");
-    let time = out.lines().find(|l| l.starts_with("send time:")).unwrap_or_default();
+    assert!(
+        out.contains("options in all:     ≥2^64 (the board holds"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bytes on the wire:  ≥2^64 (filled cells only)"),
+        "{out}"
+    );
+    let time = out
+        .lines()
+        .find(|l| l.starts_with("send time:"))
+        .unwrap_or_default();
     assert!(time.contains("more than ") && time.contains("years"), "{out}");
-    let clues = out.lines().find(|l| l.starts_with("clue engine")).unwrap_or_default();
+    let clues = out
+        .lines()
+        .find(|l| l.starts_with("clue engine"))
+        .unwrap_or_default();
     assert!(clues.contains(" s at 9600 baud"), "{out}");
 }
 
@@ -385,7 +397,14 @@ fn send_to_the_model_board_on_a_pty() {
     let (board_end, host_end) = TTYPort::pair().unwrap();
     let path = host_end.name().unwrap();
     let running = ModelBoard::new().spawn(Box::new(board_end));
-    let o = nonohost(&["send", "--engine", "dnf", "--port", &path, &example("several.txt")]);
+    let o = nonohost(&[
+        "send",
+        "--engine",
+        "dnf",
+        "--port",
+        &path,
+        &example("several.txt"),
+    ]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("\nseveral solutions (board+host): the board stalled"),
@@ -472,23 +491,50 @@ fn ignored_settings_are_warned_about() {
         "{}",
         stderr(&o)
     );
-    let o = nonohost(&["send", "--sim", "--engine", "clues", "--every-cell", &example("4x4.txt")]);
+    let o = nonohost(&[
+        "send",
+        "--sim",
+        "--engine",
+        "clues",
+        "--every-cell",
+        &example("4x4.txt"),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("warning: --every-cell applies to the DNF engine's options"),
         "{}",
         stderr(&o)
     );
-    let o = nonohost(&["send", "--sim", "--engine", "dnf", "--every-cell", &example("4x4.txt")]);
+    let o = nonohost(&[
+        "send",
+        "--sim",
+        "--engine",
+        "dnf",
+        "--every-cell",
+        &example("4x4.txt"),
+    ]);
     assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
 }
 
 /// A sweep whose pictures never fit the engine says what to change.
 #[test]
 fn a_sweep_where_nothing_fits_gives_a_hint() {
-    let o = nonohost(&["sweep", "--count", "2", "--size", "20", "--threads", "1", "--quiet"]);
+    let o = nonohost(&[
+        "sweep",
+        "--count",
+        "2",
+        "--size",
+        "20",
+        "--threads",
+        "1",
+        "--quiet",
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stdout(&o).contains("2 puzzles GIVEN UP (nothing fit)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("2 puzzles GIVEN UP (nothing fit)"),
+        "{}",
+        stdout(&o)
+    );
     let err = stderr(&o);
     assert!(
         err.contains("hint: 2 puzzles drew no picture that fits the DNF engine in 100 tries")

@@ -193,7 +193,11 @@ impl Puzzle {
     }
 
     /// [`Puzzle::parse`], with the format it was read in.
-    pub fn parse_detected(name: &str, text: &str, format: Option<Format>) -> Result<(Puzzle, Format), ParseError> {
+    pub fn parse_detected(
+        name: &str,
+        text: &str,
+        format: Option<Format>,
+    ) -> Result<(Puzzle, Format), ParseError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let text = text
             .replace("\r\n", "\n")
