@@ -94,7 +94,11 @@ fn prove_with<B: Block>(mut block: B, wrapper: &str, check: Check, flat: bool) {
     let script = format!(
         "read_verilog dut.v; {}expose top/w:*$q; read_verilog -formal {}; prep -top formal_{wrapper}; \
          flatten; opt_clean; async2sync; dffunmap; write_smt2 -wires model.smt2",
-        if flat { "hierarchy -top top; proc; flatten; " } else { "" },
+        if flat {
+            "hierarchy -top top; proc; flatten; "
+        } else {
+            ""
+        },
         properties.display()
     );
     let out = Command::new("yosys")
@@ -196,7 +200,7 @@ fn parser_never_hangs_and_start_board_always_starts_a_board() {
 /// 20 cycles.
 #[test]
 fn session_refusals_and_aborts_always_wait_for_start_board() {
-    let session = || BoardSession::new(MessageFramer::with_idle_cycles(8), false, 32, 64);
+    let session = || BoardSession::new(MessageFramer::with_idle_cycles(8), false, 32, Some(64));
     prove_with(session(), "session", Induction(3), true);
     prove_with(session(), "session", Cover(20), true);
 }

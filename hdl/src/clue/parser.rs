@@ -151,8 +151,8 @@ impl ClueParser {
             switch: Default::default(),
             switch_image: Default::default(),
             loading: Default::default(),
-            // Up to 64 a side; rows and columns together then always fit.
-            session: BoardSession::new(framer, true, MAX_SIDE as u64, 2 * MAX_SIDE as u64),
+            // Up to 64 a side, and any two sides fit together.
+            session: BoardSession::new(framer, true, MAX_SIDE as u64, None),
             message_code: Default::default(),
             message_index: Default::default(),
             state: Default::default(),

@@ -134,7 +134,7 @@ impl MessageParser {
             switch: Default::default(),
             switch_image: Default::default(),
             loading: Default::default(),
-            session: BoardSession::new(framer, false, MAX_LINE as u64, MAX_LINES as u64),
+            session: BoardSession::new(framer, false, MAX_LINE as u64, Some(MAX_LINES as u64)),
             message_code: Default::default(),
             message_index: Default::default(),
             state: Default::default(),

@@ -120,6 +120,9 @@ pub struct BoardSession {
     /// The value bit of the second START_BOARD this build takes.
     clues: Constant<Bit>,
     max_side: Constant<Bits<12>>,
+    /// Whether rows and columns together have a limit below twice
+    /// `max_side` (v1's line table); without one the adder is left out.
+    limit_lines: Constant<Bit>,
     max_lines: Constant<Bits<13>>,
     code_start_board: Constant<Bits<3>>,
     code_query: Constant<Bits<3>>,
@@ -135,9 +138,9 @@ pub struct BoardSession {
 
 impl BoardSession {
     /// A session behind `framer` for boards of options (`clues` false,
-    /// protocol v1) or of clues (v2), at most `max_side` a side and
-    /// `max_lines` rows and columns together.
-    pub fn new(framer: MessageFramer, clues: bool, max_side: u64, max_lines: u64) -> BoardSession {
+    /// protocol v1) or of clues (v2), at most `max_side` a side and, if
+    /// given, `max_lines` rows and columns together.
+    pub fn new(framer: MessageFramer, clues: bool, max_side: u64, max_lines: Option<u64>) -> BoardSession {
         BoardSession {
             clock: Default::default(),
             reset: Default::default(),
@@ -177,7 +180,8 @@ impl BoardSession {
             detail_q: Default::default(),
             clues: Constant::new(clues),
             max_side: constant(max_side),
-            max_lines: constant(max_lines),
+            limit_lines: Constant::new(max_lines.is_some()),
+            max_lines: constant(max_lines.unwrap_or(0)),
             code_start_board: constant(code::START_BOARD),
             code_query: constant(code::QUERY),
             code_switch: constant(code::SWITCH),
@@ -275,8 +279,10 @@ impl Logic for BoardSession {
             self.size_zero.d.next = (self.rows_q.q.val() == 0) | (self.message_index.val() == 0);
             self.size_too_big.d.next = (self.rows_q.q.val() > self.max_side.val())
                 | (self.message_index.val() > self.max_side.val())
-                | ((bit_cast::<13, 12>(self.rows_q.q.val()) + bit_cast::<13, 12>(self.message_index.val()))
-                    > self.max_lines.val());
+                | (self.limit_lines.val()
+                    & ((bit_cast::<13, 12>(self.rows_q.q.val())
+                        + bit_cast::<13, 12>(self.message_index.val()))
+                        > self.max_lines.val()));
         }
 
         // Act on it.
