@@ -19,6 +19,7 @@ use nonogram_hdl::clue::reply::ClueReply;
 use nonogram_hdl::dnf::parser::MessageParser;
 use nonogram_hdl::dnf::reply::ReplyAssembler;
 use nonogram_hdl::link::framer::MessageFramer;
+use nonogram_hdl::link::session::BoardSession;
 use nonogram_hdl::link::uart_rx::UartRx;
 use nonogram_hdl::link::uart_tx::UartTx;
 use rust_hdl::prelude::*;
@@ -49,7 +50,13 @@ fn solver() -> Option<&'static str> {
 
 /// Checks the wrapper `hdl/formal/{wrapper}.v` around `block`'s Verilog;
 /// panics with the failing properties and the trace's VCD.
-fn prove<B: Block>(mut block: B, wrapper: &str, check: Check) {
+fn prove<B: Block>(block: B, wrapper: &str, check: Check) {
+    prove_with(block, wrapper, check, false)
+}
+
+/// As [`prove`]; with `flat`, the block is flattened first, so that the
+/// registers of its sub-blocks are ports too (`framer.idle$q`).
+fn prove_with<B: Block>(mut block: B, wrapper: &str, check: Check, flat: bool) {
     let Some(solver) = solver() else {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -85,8 +92,13 @@ fn prove<B: Block>(mut block: B, wrapper: &str, check: Check) {
         .join("formal")
         .join(format!("{wrapper}.v"));
     let script = format!(
-        "read_verilog dut.v; expose top/w:*$q; read_verilog -formal {}; prep -top formal_{wrapper}; \
+        "read_verilog dut.v; {}expose top/w:*$q; read_verilog -formal {}; prep -top formal_{wrapper}; \
          flatten; opt_clean; async2sync; dffunmap; write_smt2 -wires model.smt2",
+        if flat {
+            "hierarchy -top top; proc; flatten; "
+        } else {
+            ""
+        },
         properties.display()
     );
     let out = Command::new("yosys")
@@ -178,6 +190,19 @@ fn framer_drops_half_messages_after_the_idle_timeout() {
 fn parser_never_hangs_and_start_board_always_starts_a_board() {
     prove(MessageParser::with_idle_cycles(8), "parser", Bmc(34));
     prove(MessageParser::with_idle_cycles(8), "parser", Cover(34));
+}
+
+/// The board session, the front end of both parsers, with any body parser
+/// that keeps its contract and arbitrary inputs every cycle: a refusal or an
+/// abort always leaves it waiting for START_BOARD, QUERY is answered only
+/// between boards, and it never loads for longer than the idle timeout on a
+/// silent line. Idle timeout 8 cycles; for ever: 3-induction. Covers within
+/// 20 cycles.
+#[test]
+fn session_refusals_and_aborts_always_wait_for_start_board() {
+    let session = || BoardSession::new(MessageFramer::with_idle_cycles(8), false, 32, Some(64));
+    prove_with(session(), "session", Induction(3), true);
+    prove_with(session(), "session", Cover(20), true);
 }
 
 /// The same for the v2 (clue) parser, with boards up to 64×64: bounded,

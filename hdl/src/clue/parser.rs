@@ -1,16 +1,16 @@
-//! Message parser of protocol v2 (a board described by its clues): takes the
-//! messages of `framer.rs`, writes every block length into the clue engine's
+//! Message parser of protocol v2 (a board described by its clues): the body
+//! of a board behind the shared front end (`link/session.rs`: the framer,
+//! START_BOARD and its version, sizes, QUERY, SWITCH, silences, lost bytes
+//! and the refusal). It writes every block length into the clue engine's
 //! clue store and each line's first block and block count into its line
-//! table, and checks everything it is sent. Any violation ends the board with
-//! a `refuse` pulse (outcome and detail for the reply); START_BOARD always
-//! starts over; QUERY asks for the build parameters.
+//! table, and checks the lines. Any violation ends the board with a
+//! `refuse` pulse (outcome and detail for the reply).
 //!
 //! The stream (docs/protocol.md, "Protocol v2"): START_BOARD m, START_BOARD
 //! n with value 1; per line, START_LINE (its number, or 0 for the next line)
 //! and its blocks two per BLOCKS message; END_BOARD after the last line,
-//! its index the search budget. A
-//! board of options (the second START_BOARD with value 0, protocol v1) is
-//! refused as NO_ENGINE: this build has only the clue engine.
+//! its index the search budget. A board of options (protocol v1) is refused
+//! as NO_ENGINE by the session: this build has only the clue engine.
 //!
 //! Messages come at most one per 20 bit times, so each is decoded into
 //! registered flags in one cycle and acted on in the next, and the second
@@ -21,20 +21,15 @@ use crate::clue::solver::CLUE_STORE_BITS;
 use crate::constant;
 use crate::link::framer::MessageFramer;
 use crate::link::protocol::{code, status};
+use crate::link::session::BoardSession;
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-enum ParseState {
-    /// No board: only START_BOARD and QUERY mean anything.
-    Idle,
-    /// Got the rows; the columns' START_BOARD must follow.
-    GotRows,
+enum LineState {
     /// Got the size: line 0's START_LINE must follow.
     ExpectFirstLine,
     /// Inside a line: BLOCKS, the next START_LINE, or END_BOARD after the last line.
     InLine,
-    /// Board handed to the solver: waiting for the next START_BOARD.
-    Solving,
 }
 
 #[derive(LogicBlock)]
@@ -77,22 +72,17 @@ pub struct ClueParser {
     pub switch_image: Signal<Out, Bits<12>>,
     /// High while a board is being received.
     pub loading: Signal<Out, Bit>,
-    framer: MessageFramer,
-    state: DFF<ParseState>,
-    // The decoded message (valid while `act`).
-    act: DFF<Bit>,
-    is_start_board: DFF<Bit>,
-    is_query: DFF<Bit>,
-    is_switch: DFF<Bit>,
+    session: BoardSession,
+    /// The last message's code and index.
+    message_code: Signal<Local, Bits<3>>,
+    message_index: Signal<Local, Bits<12>>,
+    state: DFF<LineState>,
+    // The decoded message (valid with `take`).
     is_start_line: DFF<Bit>,
     is_blocks: DFF<Bit>,
     is_end_board: DFF<Bit>,
-    size_zero: DFF<Bit>,
-    size_too_big: DFF<Bit>,
     is_next_line: DFF<Bit>,
     line_is_last: DFF<Bit>,
-    rows_q: DFF<Bits<12>>,
-    columns_q: DFF<Bits<12>>,
     total_lines: DFF<Bits<8>>,
     line: DFF<Bits<8>>,
     /// Blocks stored so far (the next block's address), and in this line.
@@ -107,34 +97,19 @@ pub struct ClueParser {
     clue_length_q: DFF<Bits<7>>,
     clue_address_q: DFF<Bits<CLUE_STORE_BITS>>,
     line_write_q: DFF<Bit>,
-    abort_q: DFF<Bit>,
-    solve_q: DFF<Bit>,
     budget_q: DFF<Bits<12>>,
     first_only_q: DFF<Bit>,
-    refuse_q: DFF<Bit>,
-    query_q: DFF<Bit>,
-    switch_q: DFF<Bit>,
-    outcome_q: DFF<Bits<3>>,
-    detail_q: DFF<Bits<8>>,
     /// A block can be stored: its line and the store have room.
     room: Signal<Local, Bit>,
-    max_side: Constant<Bits<12>>,
     max_blocks: Constant<Bits<6>>,
     store_size: Constant<Bits<12>>,
-    code_start_board: Constant<Bits<3>>,
     code_start_line: Constant<Bits<3>>,
     code_blocks: Constant<Bits<3>>,
     code_end_board: Constant<Bits<3>>,
-    code_query: Constant<Bits<3>>,
-    code_switch: Constant<Bits<3>>,
     malformed: Constant<Bits<3>>,
     over_capacity: Constant<Bits<3>>,
-    bad_size: Constant<Bits<8>>,
     unexpected: Constant<Bits<8>>,
     wrong_line: Constant<Bits<8>>,
-    truncated: Constant<Bits<8>>,
-    framing: Constant<Bits<8>>,
-    no_engine: Constant<Bits<8>>,
     too_many_blocks: Constant<Bits<8>>,
 }
 
@@ -176,21 +151,16 @@ impl ClueParser {
             switch: Default::default(),
             switch_image: Default::default(),
             loading: Default::default(),
-            framer,
+            // Up to 64 a side, and any two sides fit together.
+            session: BoardSession::new(framer, true, MAX_SIDE as u64, None),
+            message_code: Default::default(),
+            message_index: Default::default(),
             state: Default::default(),
-            act: Default::default(),
-            is_start_board: Default::default(),
-            is_query: Default::default(),
-            is_switch: Default::default(),
             is_start_line: Default::default(),
             is_blocks: Default::default(),
             is_end_board: Default::default(),
-            size_zero: Default::default(),
-            size_too_big: Default::default(),
             is_next_line: Default::default(),
             line_is_last: Default::default(),
-            rows_q: Default::default(),
-            columns_q: Default::default(),
             total_lines: Default::default(),
             line: Default::default(),
             stored: Default::default(),
@@ -202,33 +172,18 @@ impl ClueParser {
             clue_length_q: Default::default(),
             clue_address_q: Default::default(),
             line_write_q: Default::default(),
-            abort_q: Default::default(),
-            solve_q: Default::default(),
             budget_q: Default::default(),
             first_only_q: Default::default(),
-            refuse_q: Default::default(),
-            query_q: Default::default(),
-            switch_q: Default::default(),
-            outcome_q: Default::default(),
-            detail_q: Default::default(),
             room: Default::default(),
-            max_side: constant(MAX_SIDE as u64),
             max_blocks: constant(MAX_BLOCKS_PER_LINE as u64),
             store_size: constant(1u64 << CLUE_STORE_BITS),
-            code_start_board: constant(code::START_BOARD),
             code_start_line: constant(code::START_LINE),
             code_blocks: constant(code::ASSIGN),
             code_end_board: constant(code::END_BOARD),
-            code_query: constant(code::QUERY),
-            code_switch: constant(code::SWITCH),
             malformed: constant(status::outcome::MALFORMED),
             over_capacity: constant(status::outcome::OVER_CAPACITY),
-            bad_size: constant(status::detail::BAD_SIZE),
             unexpected: constant(status::detail::UNEXPECTED),
             wrong_line: constant(status::detail::WRONG_LINE),
-            truncated: constant(status::detail::TRUNCATED),
-            framing: constant(status::detail::FRAMING),
-            no_engine: constant(status::detail::NO_ENGINE),
             too_many_blocks: constant(status::detail::TOO_MANY_BLOCKS),
         }
     }
@@ -241,19 +196,11 @@ impl Logic for ClueParser {
             self,
             clock,
             state,
-            act,
-            is_start_board,
-            is_query,
-            is_switch,
             is_start_line,
             is_blocks,
             is_end_board,
-            size_zero,
-            size_too_big,
             is_next_line,
             line_is_last,
-            rows_q,
-            columns_q,
             total_lines,
             line,
             stored,
@@ -265,16 +212,27 @@ impl Logic for ClueParser {
             clue_length_q,
             clue_address_q,
             line_write_q,
-            abort_q,
-            solve_q,
             budget_q,
-            first_only_q,
-            refuse_q,
-            query_q,
-            switch_q,
-            outcome_q,
-            detail_q
+            first_only_q
         );
+        // The session: bytes in; boards begun, refused, queried.
+        self.session.clock.next = self.clock.val();
+        self.session.reset.next = self.reset.val();
+        self.session.rx_byte.next = self.rx_byte.val();
+        self.session.rx_byte_valid.next = self.rx_byte_valid.val();
+        self.session.rx_framing_error.next = self.rx_framing_error.val();
+        self.rows.next = bit_cast::<7, 12>(self.session.rows.val());
+        self.columns.next = bit_cast::<7, 12>(self.session.columns.val());
+        self.abort.next = self.session.abort.val();
+        self.board_loaded.next = self.session.board_loaded.val();
+        self.refuse.next = self.session.refuse.val();
+        self.refuse_outcome.next = self.session.refuse_outcome.val();
+        self.refuse_detail.next = self.session.refuse_detail.val();
+        self.query.next = self.session.query.val();
+        self.switch.next = self.session.switch.val();
+        self.switch_image.next = self.session.switch_image.val();
+        self.loading.next = self.session.loading.val();
+        // The body: clues, line table entries and the search's orders out.
         self.clue_write.next = self.clue_write_q.q.val();
         self.clue_address.next = self.clue_address_q.q.val();
         self.clue_length.next = self.clue_length_q.q.val();
@@ -282,185 +240,101 @@ impl Logic for ClueParser {
         self.line_number.next = bit_cast::<7, 8>(self.line.q.val());
         self.line_first.next = self.first.q.val();
         self.line_blocks.next = self.blocks.q.val();
-        self.rows.next = bit_cast::<7, 12>(self.rows_q.q.val());
-        self.columns.next = bit_cast::<7, 12>(self.columns_q.q.val());
-        self.abort.next = self.abort_q.q.val();
-        self.board_loaded.next = self.solve_q.q.val();
         self.budget.next = self.budget_q.q.val();
         self.first_only.next = self.first_only_q.q.val();
-        self.refuse.next = self.refuse_q.q.val();
-        self.refuse_outcome.next = self.outcome_q.q.val();
-        self.refuse_detail.next = self.detail_q.q.val();
-        self.query.next = self.query_q.q.val();
-        self.switch.next = self.switch_q.q.val();
-        self.switch_image.next = self.framer.message.val().get_bits::<12>(1);
-        self.loading.next = (self.state.q.val() == ParseState::GotRows)
-            | (self.state.q.val() == ParseState::ExpectFirstLine)
-            | (self.state.q.val() == ParseState::InLine);
         self.clue_write_q.d.next = false;
         self.line_write_q.d.next = false;
-        self.abort_q.d.next = false;
-        self.solve_q.d.next = false;
-        self.refuse_q.d.next = false;
-        self.query_q.d.next = false;
-        self.switch_q.d.next = false;
         self.second_pending.d.next = false;
         self.room.next =
             (self.blocks.q.val() != self.max_blocks.val()) & (self.stored.q.val() != self.store_size.val());
+        self.session.body.listening.next = true;
+        self.session.body.finish.next = false;
+        // A message taken is refused as UNEXPECTED unless a case below wants it.
+        self.session.body.refuse.next = false;
+        self.session.body.outcome.next = self.malformed.val();
+        self.session.body.detail.next = self.unexpected.val();
 
-        // Bytes → messages; the line's silences.
-        self.framer.clock.next = self.clock.val();
-        self.framer.reset.next = self.reset.val();
-        self.framer.rx_byte.next = self.rx_byte.val();
-        self.framer.rx_byte_valid.next = self.rx_byte_valid.val();
-        self.framer.rx_framing_error.next = self.rx_framing_error.val();
-        if self.framer.timeout.val() {
-            if self.state.q.val() == ParseState::GotRows {
-                self.state.d.next = ParseState::Idle;
-            }
-            if (self.framer.half.val() & self.loading.val())
-                | (self.state.q.val() == ParseState::ExpectFirstLine)
-                | (self.state.q.val() == ParseState::InLine)
-            {
-                self.refuse_q.d.next = true;
-                self.outcome_q.d.next = self.malformed.val();
-                self.detail_q.d.next = self.truncated.val();
-                self.state.d.next = ParseState::Idle;
-            }
+        self.message_code.next = self.session.body.message.val().get_bits::<3>(13);
+        self.message_index.next = self.session.body.message.val().get_bits::<12>(1);
+
+        // The second START_BOARD: line 0's START_LINE comes next.
+        if self.session.body.begin.val() {
+            self.total_lines.d.next =
+                bit_cast::<8, 12>(self.session.body.rows.val()) + bit_cast::<8, 12>(self.message_index.val());
+            self.state.d.next = LineState::ExpectFirstLine;
         }
 
         // Decode a complete message into registered flags.
-        self.act.d.next = self.framer.message_valid.val();
-        if self.framer.message_valid.val() {
-            self.is_start_board.d.next =
-                self.framer.message.val().get_bits::<3>(13) == self.code_start_board.val();
-            self.is_query.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_query.val();
-            self.is_switch.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_switch.val();
-            self.is_start_line.d.next =
-                self.framer.message.val().get_bits::<3>(13) == self.code_start_line.val();
-            self.is_blocks.d.next = self.framer.message.val().get_bits::<3>(13) == self.code_blocks.val();
-            self.is_end_board.d.next =
-                self.framer.message.val().get_bits::<3>(13) == self.code_end_board.val();
-            self.size_zero.d.next =
-                (self.rows_q.q.val() == 0) | (self.framer.message.val().get_bits::<12>(1) == 0);
-            self.size_too_big.d.next = (self.rows_q.q.val() > self.max_side.val())
-                | (self.framer.message.val().get_bits::<12>(1) > self.max_side.val());
+        if self.session.body.message_valid.val() {
+            self.is_start_line.d.next = self.message_code.val() == self.code_start_line.val();
+            self.is_blocks.d.next = self.message_code.val() == self.code_blocks.val();
+            self.is_end_board.d.next = self.message_code.val() == self.code_end_board.val();
             // START_LINE 0 always means the next line.
-            self.is_next_line.d.next = (bit_cast::<12, 8>(self.line.q.val() + 1)
-                == self.framer.message.val().get_bits::<12>(1))
-                | (self.framer.message.val().get_bits::<12>(1) == 0);
+            self.is_next_line.d.next = (bit_cast::<12, 8>(self.line.q.val() + 1) == self.message_index.val())
+                | (self.message_index.val() == 0);
             self.line_is_last.d.next = self.line.q.val() + 1 == self.total_lines.q.val();
         }
 
         // Act on it.
-        if self.act.q.val() {
-            if self.is_start_board.q.val() {
-                if self.state.q.val() == ParseState::GotRows {
-                    self.columns_q.d.next = self.framer.message.val().get_bits::<12>(1);
-                    self.total_lines.d.next = bit_cast::<8, 12>(self.rows_q.q.val())
-                        + bit_cast::<8, 12>(self.framer.message.val().get_bits::<12>(1));
-                    self.state.d.next = ParseState::ExpectFirstLine;
-                    if !self.framer.message.val().get_bit(0) {
-                        // A board of options (protocol v1): no DNF engine here.
-                        self.refuse_q.d.next = true;
-                        self.outcome_q.d.next = self.over_capacity.val();
-                        self.detail_q.d.next = self.no_engine.val();
-                        self.state.d.next = ParseState::Idle;
-                    } else if self.size_zero.q.val() {
-                        self.refuse_q.d.next = true;
-                        self.outcome_q.d.next = self.malformed.val();
-                        self.detail_q.d.next = self.bad_size.val();
-                        self.state.d.next = ParseState::Idle;
-                    } else if self.size_too_big.q.val() {
-                        self.refuse_q.d.next = true;
-                        self.outcome_q.d.next = self.over_capacity.val();
-                        self.detail_q.d.next = self.bad_size.val();
-                        self.state.d.next = ParseState::Idle;
-                    }
-                } else {
-                    // The first of a pair: a new board, whatever was going on.
-                    self.abort_q.d.next = true;
-                    self.rows_q.d.next = self.framer.message.val().get_bits::<12>(1);
-                    self.state.d.next = ParseState::GotRows;
-                }
-            } else if self.is_query.q.val() {
-                self.abort_q.d.next = true;
-                self.query_q.d.next = true;
-                self.state.d.next = ParseState::Idle;
-            } else if self.is_switch.q.val()
-                & ((self.state.q.val() == ParseState::Idle) | (self.state.q.val() == ParseState::Solving))
-            {
-                // Outside a board: the core reboots if it is idle.
-                self.switch_q.d.next = true;
-            } else if (self.state.q.val() == ParseState::GotRows)
-                | (self.state.q.val() == ParseState::ExpectFirstLine)
-                | (self.state.q.val() == ParseState::InLine)
-            {
-                // Anything unexpected, unless one of the cases below takes it.
-                self.refuse_q.d.next = true;
-                self.outcome_q.d.next = self.malformed.val();
-                self.detail_q.d.next = self.unexpected.val();
-                self.state.d.next = ParseState::Idle;
-                if self.state.q.val() == ParseState::ExpectFirstLine {
+        if self.session.body.take.val() {
+            self.session.body.refuse.next = true;
+            match self.state.q.val() {
+                LineState::ExpectFirstLine => {
                     if self.is_start_line.q.val() {
-                        if self.framer.message.val().get_bits::<12>(1) == 0 {
-                            self.refuse_q.d.next = false;
-                            self.state.d.next = ParseState::InLine;
+                        if self.message_index.val() == 0 {
+                            self.session.body.refuse.next = false;
+                            self.state.d.next = LineState::InLine;
                             self.line.d.next = 0.into();
                             self.first.d.next = 0.into();
                             self.stored.d.next = 0.into();
                             self.blocks.d.next = 0.into();
                             self.line_write_q.d.next = true;
                         } else {
-                            self.detail_q.d.next = self.wrong_line.val();
+                            self.session.body.detail.next = self.wrong_line.val();
                         }
                     }
                     if self.is_end_board.q.val() {
-                        self.detail_q.d.next = self.wrong_line.val();
+                        self.session.body.detail.next = self.wrong_line.val();
                     }
                 }
-                if self.state.q.val() == ParseState::InLine {
+                LineState::InLine => {
                     if self.is_start_line.q.val() {
                         if self.is_next_line.q.val() & !self.line_is_last.q.val() {
-                            self.refuse_q.d.next = false;
-                            self.state.d.next = ParseState::InLine;
+                            self.session.body.refuse.next = false;
                             self.line.d.next = self.line.q.val() + 1;
                             self.first.d.next = bit_cast::<CLUE_STORE_BITS, 12>(self.stored.q.val());
                             self.blocks.d.next = 0.into();
                             self.line_write_q.d.next = true;
                         } else {
-                            self.detail_q.d.next = self.wrong_line.val();
+                            self.session.body.detail.next = self.wrong_line.val();
                         }
                     }
                     if self.is_blocks.q.val() {
-                        self.state.d.next = ParseState::InLine;
                         if self.room.val() {
-                            self.refuse_q.d.next = false;
+                            self.session.body.refuse.next = false;
                             self.clue_write_q.d.next = true;
                             self.clue_address_q.d.next = bit_cast::<CLUE_STORE_BITS, 12>(self.stored.q.val());
                             self.clue_length_q.d.next =
-                                bit_cast::<7, 6>(self.framer.message.val().get_bits::<6>(7)) + 1;
+                                bit_cast::<7, 6>(self.session.body.message.val().get_bits::<6>(7)) + 1;
                             self.stored.d.next = self.stored.q.val() + 1;
                             self.blocks.d.next = self.blocks.q.val() + 1;
                             self.line_write_q.d.next = true;
-                            self.second_pending.d.next = self.framer.message.val().get_bit(0);
+                            self.second_pending.d.next = self.session.body.message.val().get_bit(0);
                             self.second.d.next =
-                                bit_cast::<7, 6>(self.framer.message.val().get_bits::<6>(1)) + 1;
+                                bit_cast::<7, 6>(self.session.body.message.val().get_bits::<6>(1)) + 1;
                         } else {
-                            self.outcome_q.d.next = self.over_capacity.val();
-                            self.detail_q.d.next = self.too_many_blocks.val();
-                            self.state.d.next = ParseState::Idle;
+                            self.session.body.outcome.next = self.over_capacity.val();
+                            self.session.body.detail.next = self.too_many_blocks.val();
                         }
                     }
                     if self.is_end_board.q.val() {
                         if self.line_is_last.q.val() {
-                            self.refuse_q.d.next = false;
-                            self.solve_q.d.next = true;
-                            self.budget_q.d.next = self.framer.message.val().get_bits::<12>(1);
-                            self.first_only_q.d.next = self.framer.message.val().get_bit(0);
-                            self.state.d.next = ParseState::Solving;
+                            self.session.body.refuse.next = false;
+                            self.session.body.finish.next = true;
+                            self.budget_q.d.next = self.message_index.val();
+                            self.first_only_q.d.next = self.session.body.message.val().get_bit(0);
                         } else {
-                            self.detail_q.d.next = self.wrong_line.val();
+                            self.session.body.detail.next = self.wrong_line.val();
                         }
                     }
                 }
@@ -476,22 +350,10 @@ impl Logic for ClueParser {
                 self.blocks.d.next = self.blocks.q.val() + 1;
                 self.line_write_q.d.next = true;
             } else {
-                self.refuse_q.d.next = true;
-                self.outcome_q.d.next = self.over_capacity.val();
-                self.detail_q.d.next = self.too_many_blocks.val();
-                self.state.d.next = ParseState::Idle;
+                self.session.body.refuse.next = true;
+                self.session.body.outcome.next = self.over_capacity.val();
+                self.session.body.detail.next = self.too_many_blocks.val();
             }
-        }
-        // A lost byte while a board loads refuses it.
-        if self.rx_framing_error.val() & self.loading.val() {
-            self.refuse_q.d.next = true;
-            self.outcome_q.d.next = self.malformed.val();
-            self.detail_q.d.next = self.framing.val();
-            self.state.d.next = ParseState::Idle;
-        }
-        if self.reset.val() {
-            self.state.d.next = ParseState::Idle;
-            self.abort_q.d.next = true;
         }
     }
 }

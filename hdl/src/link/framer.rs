@@ -1,6 +1,6 @@
 //! Message framer: pairs the UART's bytes into 16-bit messages (high byte
 //! first) and times the line's silences. Both protocol parsers sit behind it
-//! (`parser.rs` for v1, `clue_parser.rs` for v2), so the framing rules of
+//! (through `session.rs`, their shared front end), so the framing rules of
 //! docs/protocol.md live in this one place:
 //!
 //! * a message is two bytes, high byte first;

@@ -1,9 +1,11 @@
 //! The link to the host, shared by both engines: the UARTs behind their
-//! synchronisers, the framer that makes 16-bit messages of bytes, and
-//! protocol v1's messages and status fields.
+//! synchronisers, the framer that makes 16-bit messages of bytes, the board
+//! session (the front end of both protocols' parsers), and protocol v1's
+//! messages and status fields.
 
 pub mod framer;
 pub mod protocol;
+pub mod session;
 pub mod uart_rx;
 pub mod uart_tx;
 pub mod warm_boot;
