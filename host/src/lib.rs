@@ -15,6 +15,7 @@
 
 pub mod census;
 pub mod cli;
+pub mod colour;
 pub mod fake;
 pub mod link;
 pub mod puzzle;

@@ -558,17 +558,16 @@ pub struct SearchOptions {
 /// ending the program.
 pub static SEARCHING: AtomicBool = AtomicBool::new(false);
 
-/// Searches for up to two solutions from the known cells, within `options`.
-fn search(puzzle: &Puzzle, known: &[Option<bool>], options: &SearchOptions) -> Solutions {
+/// The budget `options` ask for, from `start`, and the spinner that shows
+/// the search's progress (when asked for).
+pub(crate) fn budget_of(options: &SearchOptions, start: Instant) -> (Budget, Option<indicatif::ProgressBar>) {
     let spinner = options.progress.then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         bar.set_message("searching");
         bar
     });
-    let start = Instant::now();
-    let mut solver = Solver::new();
-    solver.set_budget(Budget {
+    let budget = Budget {
         deadline: options.max_time.map(|t| start + t),
         stop: options.interrupt.clone(),
         progress: spinner.clone().map(|bar| {
@@ -580,7 +579,15 @@ fn search(puzzle: &Puzzle, known: &[Option<bool>], options: &SearchOptions) -> S
                 bar.tick();
             }) as Arc<dyn Fn(u64) + Send + Sync>
         }),
-    });
+    };
+    (budget, spinner)
+}
+
+/// Searches for up to two solutions from the known cells, within `options`.
+fn search(puzzle: &Puzzle, known: &[Option<bool>], options: &SearchOptions) -> Solutions {
+    let (budget, spinner) = budget_of(options, Instant::now());
+    let mut solver = Solver::new();
+    solver.set_budget(budget);
     SEARCHING.store(true, Ordering::SeqCst);
     let limit = if options.first { 1 } else { 2 };
     let found = solver.count_from(&puzzle.rows, &puzzle.columns, Some(known), limit);
