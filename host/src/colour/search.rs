@@ -273,7 +273,17 @@ impl Search<'_> {
     fn probe(&mut self, grid: &mut Vec<Cell>, marks: &mut Marks) -> Result<Option<(usize, Vec<u32>)>, ()> {
         loop {
             let mut changed = false;
-            for cell in 0..grid.len() {
+            // The stale cells, those whose lines changed last first: a
+            // contradiction, if any, is most likely near the last change.
+            let mut stale: Vec<(u64, usize)> = (0..grid.len())
+                .filter_map(|cell| {
+                    let [row, column] = self.crossing(cell);
+                    let change = marks.line_changed[row].max(marks.line_changed[column]);
+                    (grid[cell].count_ones() > 1 && marks.probed[cell] < change).then_some((change, cell))
+                })
+                .collect();
+            stale.sort_unstable_by_key(|&(change, cell)| (std::cmp::Reverse(change), cell));
+            for (_, cell) in stale {
                 let [row, column] = self.crossing(cell);
                 let fresh = marks.probed[cell] >= marks.line_changed[row].max(marks.line_changed[column]);
                 if grid[cell].count_ones() < 2 || fresh {
