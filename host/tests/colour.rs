@@ -257,3 +257,57 @@ fn send_refuses_a_colour_puzzle_before_sending() {
         "{err}"
     );
 }
+
+/// Text made of the pieces colour files are made of, in any order.
+fn colour_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let piece = prop_oneof![
+        Just(": rows\n"),
+        Just(": columns\n"),
+        Just(": end\n"),
+        Just("#d\n"),
+        Just("   r:r  red\n"),
+        Just("   1:*  #000\n"),
+        Just("   0:   white\n"),
+        Just("color a #ff0000\n"),
+        Just("width 3\n"),
+        Just("height 2\n"),
+        Just("rows\n"),
+        Just("columns\n"),
+        Just("goal \"0a1\"\n"),
+        Just("1r "),
+        Just("2a,"),
+        Just("3 "),
+        Just("0\n"),
+        Just("\n"),
+        Just("q"),
+        Just("5wonNx476rbGdClf///wwV8GqfAFPwCn8Cp/BbUAAAEAAZAAKlYBVVAVVQVWUFWVVVA=\n"),
+    ];
+    proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { failure_persistence: None, cases: 400, ..Default::default() })]
+
+    /// No colour file panics; whatever parses has clues that fit and can be
+    /// solved (small boards) with answers that keep the clues.
+    #[test]
+    fn near_miss_colour_files_never_panic(text in colour_text()) {
+        for format in [None, Some(Format::Olsak), Some(Format::Non), Some(Format::Tpdne), Some(Format::Xml)] {
+            match parse_any("c.g", &text, format) {
+                Ok((puzzles, _)) => {
+                    for p in puzzles {
+                        if let AnyPuzzle::Colour(p) = p {
+                            proptest::prop_assert!(p.check_fit().is_ok());
+                            let found = solve(&p, 2, &Budget::default());
+                            for s in found.first.iter().chain(&found.second) {
+                                proptest::prop_assert_eq!(p.check_solution(s), Ok(()));
+                            }
+                        }
+                    }
+                }
+                Err(e) => proptest::prop_assert!(e.to_string().starts_with("c.g")),
+            }
+        }
+    }
+}
