@@ -117,6 +117,15 @@ impl ColourReport {
             other: None,
         };
         let one = |c: &[u8]| c.iter().map(|&x| 1 << x).collect::<Vec<Cell>>();
+        // Every answer is held against the clues before it is shown.
+        for s in found.first.iter().chain(&found.second) {
+            if let Err(e) = puzzle.check_solution(s) {
+                r.status = Status::Error;
+                r.solved_by = None;
+                r.error = Some(format!("internal error, a solution breaks the clues: {e}"));
+                return r;
+            }
+        }
         match (&found.first, &found.second) {
             (Some(a), Some(b)) => {
                 r.status = Status::SeveralSolutions;
