@@ -331,7 +331,7 @@ fn json_is_one_object_for_every_subcommand() {
         assert_eq!(j["error"].is_null(), status != "error", "{args:?}: {out}");
     }
     // A usage error's JSON has clap's whole message, with the argument's name.
-    let o = nonohost(&["solve", "--json"]);
+    let o = nonohost(&["send", "--json"]);
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
         j["error"],

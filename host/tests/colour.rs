@@ -311,3 +311,37 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn solve_takes_many_files_and_exports_non_that_reads_back() {
+    let o = nonohost(&[
+        "solve",
+        "--no-color",
+        &example("four.xml"),
+        &example("colour/two.tpdne"),
+        &example("nosolution.txt"),
+    ]);
+    // The highest exit code of the batch: several solutions (3).
+    assert_eq!(o.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("4 puzzles: 2 solved, 2 other"), "{text}");
+    assert!(text.contains("several solutions"), "{text}");
+
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    for (name, file) in [("mushroom", "colour/mushroom.g"), ("heart", "heart6x7.txt")] {
+        let out = dir.join(format!("{name}-export.non"));
+        let o = nonohost(&[
+            "solve",
+            "-q",
+            "--output",
+            &out.display().to_string(),
+            &example(file),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{name}");
+        // The export reads back, and its goal is the answer.
+        let o = nonohost(&["solve", "--json", &out.display().to_string()]);
+        assert_eq!(o.status.code(), Some(0), "{name}");
+        let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(json["goal"], "match", "{name}");
+    }
+}

@@ -181,6 +181,57 @@ impl ColourPuzzle {
     }
 }
 
+impl ColourPuzzle {
+    /// The puzzle as `.non` with nonogram-db's `color` lines, and `answer`
+    /// (palette indices) as its goal; block puzzles only.
+    pub fn to_non(&self, answer: Option<&[u8]>) -> Result<String, String> {
+        if self.rule != Rule::Blocks {
+            return Err("a TPDNE puzzle has no .non form; write a picture with --png or --svg".into());
+        }
+        // Characters .non can carry: not digits, commas, quotes or `|`.
+        let usable = |c: char| !c.is_whitespace() && !c.is_ascii_digit() && !",\"|#".contains(c);
+        let mut chars: Vec<char> = vec!['0'];
+        for c in &self.colours[1..] {
+            let ch = if usable(c.ch) && !chars.contains(&c.ch) {
+                c.ch
+            } else {
+                ('a'..='z')
+                    .chain('A'..='Z')
+                    .find(|x| !chars.contains(x) && !self.colours.iter().any(|c| c.ch == *x))
+                    .ok_or("too many colours")?
+            };
+            chars.push(ch);
+        }
+        let mut s = String::new();
+        if let Some(t) = &self.title {
+            s.push_str(&format!("title \"{t}\"\n"));
+        }
+        s.push_str(&format!("width {}\nheight {}\n", self.width(), self.height()));
+        for (i, c) in self.colours.iter().enumerate().skip(1) {
+            let [r, g, b] = picture::shade(c.rgb, i);
+            s.push_str(&format!("color {} #{r:02x}{g:02x}{b:02x}\n", chars[i]));
+        }
+        let clue = |l: &[Hint]| -> String {
+            if l.is_empty() {
+                return "0".into();
+            }
+            l.iter()
+                .map(|h| format!("{}{}", h.len, chars[h.colour as usize]))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        s.push_str("\nrows\n");
+        self.rows.iter().for_each(|l| s.push_str(&(clue(l) + "\n")));
+        s.push_str("\ncolumns\n");
+        self.columns.iter().for_each(|l| s.push_str(&(clue(l) + "\n")));
+        if let Some(answer) = answer {
+            let goal: String = answer.iter().map(|&c| chars[c as usize]).collect();
+            s.push_str(&format!("\ngoal \"{goal}\"\n"));
+        }
+        Ok(s)
+    }
+}
+
 /// The clue a line of palette indices has under `rule`.
 pub fn clue_of_line(rule: Rule, colours: usize, line: &[u8]) -> Vec<Hint> {
     match rule {

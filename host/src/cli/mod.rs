@@ -1,8 +1,11 @@
 //! The command line: `send`, `solve`, `info`, `encode`, `ports`, `census`, `sweep`.
 
-use crate::colour;
+mod solve;
+
+pub use solve::SolveArgs;
+
 use crate::link::{self, LinkConfig, DEFAULT_BAUD};
-use crate::puzzle::{load_any, AnyPuzzle, Format, Puzzle};
+use crate::puzzle::{Format, Puzzle};
 use crate::report::{self, exit, Report, SearchOptions, SendOptions, Status};
 use crate::wire;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -178,32 +181,6 @@ pub struct SendArgs {
     pub json: bool,
 }
 
-#[derive(Args, Debug)]
-pub struct SolveArgs {
-    #[command(flatten)]
-    pub puzzle: PuzzleArgs,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    /// No progress spinner.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Print one JSON object instead of the picture (one per line for a
-    /// file of several puzzles).
-    #[arg(long)]
-    pub json: bool,
-    /// Write the solution (both, side by side, when there are several) as
-    /// a PNG picture.
-    #[arg(long, value_name = "FILE")]
-    pub png: Option<PathBuf>,
-    /// Write the solution (both when there are several) as an SVG picture.
-    #[arg(long, value_name = "FILE")]
-    pub svg: Option<PathBuf>,
-    /// Draw colour puzzles in their colours' characters, not in 24-bit
-    /// colour (also when NO_COLOR is set or stdout is not a terminal).
-    #[arg(long)]
-    pub no_color: bool,
-}
-
 /// How long the host's search may run.
 #[derive(Args, Debug)]
 pub struct SearchArgs {
@@ -219,7 +196,7 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    fn options(&self, progress: bool) -> SearchOptions {
+    pub(crate) fn options(&self, progress: bool) -> SearchOptions {
         SearchOptions {
             max_time: self.max_time.map(Duration::from_secs_f64),
             interrupt: Some(ctrl_c()),
@@ -317,7 +294,7 @@ fn load(args: &PuzzleArgs) -> Result<Puzzle, crate::puzzle::ParseError> {
 /// Prints a report: the JSON object on stdout with `--json`; else the text,
 /// on stderr when it is a diagnostic (an error, a refusal, a stream the
 /// board found malformed), as every other diagnostic.
-fn print_report(report: &Report, json: bool) -> i32 {
+pub(crate) fn print_report(report: &Report, json: bool) -> i32 {
     let diagnostic = matches!(
         report.status,
         Status::Error | Status::OverCapacity | Status::Malformed
@@ -381,7 +358,7 @@ where
     };
     match cli.command {
         Command::Send(a) => send(&a),
-        Command::Solve(a) => solve(&a),
+        Command::Solve(a) => solve::run(&a),
         Command::Info(a) => info(&a),
         Command::Encode(a) => encode(&a),
         Command::Ports(a) => ports(&a),
@@ -389,88 +366,6 @@ where
         Command::Sweep(a) => crate::sweep::run(&a),
         Command::Tournament(a) => crate::tournament::run(&a),
     }
-}
-
-/// `solve`: every puzzle of the file, black and white or colour.
-fn solve(a: &SolveArgs) -> i32 {
-    let file = a.puzzle.file.display().to_string();
-    let puzzles = match load_any(&a.puzzle.file, a.puzzle.format.map(Format::from)) {
-        Ok((puzzles, _)) => puzzles,
-        Err(e) => return print_report(&Report::error(&file, e), a.json),
-    };
-    let progress = !a.quiet && !a.json && std::io::stderr().is_terminal();
-    let options = a.search.options(progress);
-    let truecolour = !a.no_color && colour::picture::terminal_has_truecolour();
-    let many = puzzles.len() > 1;
-    let mut worst = exit::SOLVED;
-    for (k, puzzle) in puzzles.iter().enumerate() {
-        let (code, grids) = match puzzle {
-            AnyPuzzle::Mono(p) => {
-                let report = report::solve_in_software(p, &options);
-                let grids = mono_grids(&report);
-                (print_report(&report, a.json), grids)
-            }
-            AnyPuzzle::Colour(p) => {
-                let report = colour::report::solve_colour(p, &options);
-                if a.json {
-                    println!("{}", report.to_json());
-                } else {
-                    print!("{}", report.to_text(truecolour));
-                }
-                if let Some(w) = report.goal_warning() {
-                    eprintln!("{w}");
-                }
-                let grids = (report.status != Status::NoSolution)
-                    .then(|| report.grids())
-                    .unwrap_or_default();
-                (report.exit_code(), grids)
-            }
-        };
-        let numbered = |path: &Option<PathBuf>| {
-            path.as_ref()
-                .map(|p| if many { numbered_path(p, k + 1) } else { p.clone() })
-        };
-        let (png, svg) = (numbered(&a.png), numbered(&a.svg));
-        if (png.is_some() || svg.is_some()) && !grids.is_empty() {
-            if let Err(e) = colour::picture::write_files(png.as_deref(), svg.as_deref(), &grids) {
-                eprintln!("error: {e}");
-                worst = worst.max(exit::ERROR);
-            }
-        }
-        worst = worst.max(code);
-    }
-    worst
-}
-
-/// The pictures of a black-and-white report: the answer, and a second
-/// solution when there is one; none when there is no solution.
-fn mono_grids(report: &Report) -> Vec<colour::picture::Grid> {
-    if report.cells.is_empty() || report.status == Status::NoSolution {
-        return Vec::new();
-    }
-    let mut grids = vec![colour::picture::Grid::mono(
-        report.width,
-        report.height,
-        &report.cells,
-    )];
-    if let Some(other) = &report.other {
-        let cells: Vec<Option<bool>> = other.iter().map(|&c| Some(c)).collect();
-        grids.push(colour::picture::Grid::mono(report.width, report.height, &cells));
-    }
-    grids
-}
-
-/// `out.png` as `out-3.png`, for the third puzzle of a file.
-fn numbered_path(path: &std::path::Path, n: usize) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = match path.extension() {
-        Some(ext) => format!("{stem}-{n}.{}", ext.to_string_lossy()),
-        None => format!("{stem}-{n}"),
-    };
-    path.with_file_name(name)
 }
 
 fn send(a: &SendArgs) -> i32 {
