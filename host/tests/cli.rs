@@ -810,3 +810,14 @@ fn tournament_prints_both_sides_and_refuses_bad_flags() {
     assert!(stderr(&o).contains("missing.txt: cannot read"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn completions_and_the_manual_page() {
+    let o = nonohost(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("_nonohost()"), "{}", stdout(&o));
+    let o = nonohost(&["man"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains(".TH nonohost 1"), "{}", stdout(&o));
+    assert_eq!(nonohost(&["completions", "cmd.exe"]).status.code(), Some(1));
+}

@@ -78,6 +78,14 @@ pub enum Command {
     /// solver (timed here), side by side.
     #[command(after_help = "Exit codes:\n  0  the benchmark ran\n  1  a usage error")]
     Tournament(crate::tournament::Args),
+    /// Print a shell completion script (for example `nonohost completions
+    /// bash > ~/.local/share/bash-completion/completions/nonohost`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff; `nonohost man > nonohost.1; man ./nonohost.1`).
+    Man,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -365,6 +373,22 @@ where
         Command::Census(a) => crate::census::run(&a),
         Command::Sweep(a) => crate::sweep::run(&a),
         Command::Tournament(a) => crate::tournament::run(&a),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "nonohost",
+                &mut std::io::stdout(),
+            );
+            exit::SOLVED
+        }
+        Command::Man => {
+            let page = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
+            match page.render(&mut std::io::stdout()) {
+                Ok(()) => exit::SOLVED,
+                Err(e) => report::usage_error(&e, false),
+            }
+        }
     }
 }
 
