@@ -315,7 +315,7 @@ impl Report {
             // With no solution, the cells line logic had fixed when a line
             // emptied would read like an answer: no grid.
             if !self.cells.is_empty() && self.status != Status::NoSolution {
-                s.push_str(&render(p, &self.cells, |_| None));
+                s.push_str(&render_to_fit(p, &self.cells, |_| None));
             }
             if let Some(other) = &self.other {
                 // The second solution, with the cells where it differs from the first marked.
@@ -332,7 +332,7 @@ impl Report {
                     plural(n as u64, "cell", "cells")
                 ));
                 let cells: Vec<Option<bool>> = other.iter().map(|&c| Some(c)).collect();
-                s.push_str(&render(p, &cells, differ));
+                s.push_str(&render_to_fit(p, &cells, differ));
             }
         }
         let headline = match self.status {
@@ -516,6 +516,69 @@ pub fn render(puzzle: &Puzzle, cells: &[Option<bool>], mark: impl Fn(usize) -> O
             let ch = cells.get(r * w + c).copied().flatten();
             let ch = mark(r * w + c).unwrap_or(cell_char(ch));
             s.push_str(&format!(" {ch:>cw$}"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The columns of the terminal on stdout; `None` when stdout is not a
+/// terminal (a pipe or a file gets the whole picture).
+fn terminal_columns() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    // SAFETY: TIOCGWINSZ fills a winsize; a failure leaves it zero.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    let from_env = || std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+    (ok && size.ws_col > 0)
+        .then_some(size.ws_col as usize)
+        .or_else(from_env)
+}
+
+/// [`render`] when it fits the terminal; else the picture alone, two rows
+/// to a character in half blocks; else a pointer to the picture files.
+fn render_to_fit(puzzle: &Puzzle, cells: &[Option<bool>], mark: impl Fn(usize) -> Option<char>) -> String {
+    let full = render(puzzle, cells, mark);
+    let Some(columns) = terminal_columns() else {
+        return full;
+    };
+    if full.lines().all(|l| l.chars().count() <= columns) {
+        return full;
+    }
+    let (w, h) = (puzzle.width(), puzzle.height());
+    if w > columns {
+        return format!(
+            "(the picture is {w} cells wide, wider than this terminal's {columns} columns: see --png, --svg or --json)\n"
+        );
+    }
+    half_blocks(cells, w, h)
+        + &format!(
+            "(half blocks, two rows a character, without the clues, to fit {columns} columns; ░ undecided)\n"
+        )
+}
+
+/// The picture two rows to a character: █ both filled, ▀ the top, ▄ the
+/// bottom, ░ either undecided.
+fn half_blocks(cells: &[Option<bool>], w: usize, h: usize) -> String {
+    let mut s = String::new();
+    for r in (0..h).step_by(2) {
+        for c in 0..w {
+            let top = cells[r * w + c];
+            let bottom = if r + 1 < h {
+                cells[(r + 1) * w + c]
+            } else {
+                Some(false)
+            };
+            s.push(match (top, bottom) {
+                (None, _) | (_, None) => '░',
+                (Some(true), Some(true)) => '█',
+                (Some(true), Some(false)) => '▀',
+                (Some(false), Some(true)) => '▄',
+                (Some(false), Some(false)) => ' ',
+            });
         }
         s.push('\n');
     }
@@ -1001,6 +1064,13 @@ pub fn usage_error(error: &dyn std::fmt::Display, json: bool) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_blocks_draw_two_rows_a_character() {
+        let cells = [Some(true), Some(false), None, Some(true), Some(true), Some(false)];
+        // 2 columns x 3 rows: rows (#.) (?#) (#.).
+        assert_eq!(half_blocks(&cells, 2, 3), "░▄\n▀ \n");
+    }
 
     #[test]
     fn counts_of_one_are_singular() {
