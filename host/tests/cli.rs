@@ -821,3 +821,32 @@ fn completions_and_the_manual_page() {
     assert!(stdout(&o).contains(".TH nonohost 1"), "{}", stdout(&o));
     assert_eq!(nonohost(&["completions", "cmd.exe"]).status.code(), Some(1));
 }
+
+#[test]
+fn encode_writes_the_clue_stream_too() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("heart-v2.bin");
+    let o = nonohost(&[
+        "encode",
+        "--engine",
+        "clues",
+        "--first",
+        "-o",
+        &out.display().to_string(),
+        &example("heart6x7.txt"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let heart = nonohost::Puzzle::load(Path::new(&example("heart6x7.txt"))).unwrap();
+    let budget = nonohost::wire::budget_units(nonohost::wire::DEFAULT_BUDGET_CYCLES);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        nonohost::wire::encode_clues(&heart, budget, true)
+    );
+    // Past the clue engine's 64 a side it is refused, --force or not.
+    let mut big = String::from("rows\n");
+    big.push_str(&"1\n".repeat(70));
+    big.push_str("columns\n");
+    big.push_str(&"1\n".repeat(70));
+    let big = temp("big70.txt", &big);
+    let o = nonohost(&["encode", "--engine", "clues", "--force", "-o", "-", &big]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+}

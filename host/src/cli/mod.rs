@@ -257,9 +257,26 @@ pub struct EncodeArgs {
     /// Send every cell of every option (zeros too).
     #[arg(long)]
     pub every_cell: bool,
-    /// Encode even if the puzzle is over the board's capacity.
+    /// Encode even if the puzzle is over the DNF engine's capacity.
     #[arg(long)]
     pub force: bool,
+    /// The stream for this engine: `dnf` (options, protocol v1, the
+    /// default) or `clues` (the clues, protocol v2).
+    #[arg(long, value_enum, default_value_t = EncodeEngine::Dnf)]
+    pub engine: EncodeEngine,
+    /// `--engine clues`: the board's search budget in clock cycles (as for `send`).
+    #[arg(long, value_name = "CYCLES", default_value_t = wire::DEFAULT_BUDGET_CYCLES,
+          value_parser = clap::value_parser!(u64).range(0..=wire::MAX_BUDGET_CYCLES))]
+    pub budget: u64,
+    /// `--engine clues`: ask for first-solution mode.
+    #[arg(long)]
+    pub first: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EncodeEngine {
+    Dnf,
+    Clues,
 }
 
 #[derive(Args, Debug)]
@@ -640,17 +657,35 @@ fn encode(a: &EncodeArgs) -> i32 {
             return exit::ERROR;
         }
     };
-    if puzzle.width().max(puzzle.height()) > 64 {
-        eprintln!("refused: {file}: protocol v1 describes lines of at most 64 cells, even with --force");
-        return exit::OVER_CAPACITY;
-    }
-    if let Err(over) = wire::check_capacity(&puzzle) {
-        if !a.force {
-            eprintln!("refused: {over} (use --force to encode anyway)");
-            return exit::OVER_CAPACITY;
+    let bytes = match a.engine {
+        EncodeEngine::Dnf => {
+            if puzzle.width().max(puzzle.height()) > 64 {
+                eprintln!(
+                    "refused: {file}: protocol v1 describes lines of at most 64 cells, even with --force"
+                );
+                return exit::OVER_CAPACITY;
+            }
+            if let Err(over) = wire::check_capacity(&puzzle) {
+                if !a.force {
+                    eprintln!("refused: {over} (use --force to encode anyway, or --engine clues)");
+                    return exit::OVER_CAPACITY;
+                }
+            }
+            wire::encode(&puzzle, a.every_cell)
         }
-    }
-    let bytes = wire::encode(&puzzle, a.every_cell);
+        EncodeEngine::Clues => {
+            use nonogram_hdl::clue::clue_model::{CLUE_STORE_BLOCKS, MAX_SIDE};
+            if a.every_cell {
+                eprintln!("warning: --every-cell is for the DNF engine's options; the clue stream has none");
+            }
+            // No --force here: past the clue engine's size the stream has no encoding.
+            if let Err(over) = wire::check_clue_capacity(&puzzle, MAX_SIDE, CLUE_STORE_BLOCKS) {
+                eprintln!("refused: {over}");
+                return exit::OVER_CAPACITY;
+            }
+            wire::encode_clues(&puzzle, wire::budget_units(a.budget), a.first)
+        }
+    };
     let result = if a.output.as_os_str() == "-" {
         use std::io::Write;
         std::io::stdout().write_all(&bytes)
