@@ -850,3 +850,19 @@ fn encode_writes_the_clue_stream_too() {
     let o = nonohost(&["encode", "--engine", "clues", "--force", "-o", "-", &big]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
 }
+
+#[test]
+fn refusals_say_what_would_take_the_puzzle() {
+    let mut text = String::from("rows\n");
+    text.push_str(&"1\n".repeat(40));
+    text.push_str("columns\n");
+    text.push_str(&"1\n".repeat(40));
+    let big = temp("big40.txt", &text);
+    let o = nonohost(&["send", "--sim", "--engine", "dnf", &big]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(
+        stderr(&o).contains("the clue engine takes it: --engine clues"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -433,6 +433,7 @@ fn send(a: &SendArgs) -> i32 {
         nonogram_hdl::clue::clue_model::MAX_SIDE,
         nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
     );
+    let clue_takes_it = clue_fit.is_ok();
     let refusal = match (a.engine, dnf_fit, clue_fit) {
         (EngineArg::Dnf, Err(over), _) | (EngineArg::Clues, _, Err(over)) => Some(over),
         (EngineArg::Auto, Err(_), Err(over)) => Some(over),
@@ -440,7 +441,12 @@ fn send(a: &SendArgs) -> i32 {
     };
     if let Some(over) = refusal {
         let mut r = Report::new(&puzzle, Status::OverCapacity);
-        r.message = Some(over.message);
+        // Say what would take it instead.
+        let hint = match a.engine {
+            EngineArg::Dnf if clue_takes_it => "; the clue engine takes it: --engine clues (or auto)",
+            _ => "; `nonohost solve` solves it in software",
+        };
+        r.message = Some(over.message + hint);
         return print_report(&r, a.json);
     }
     let link = match open_link(a, start_engine) {
