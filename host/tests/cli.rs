@@ -187,6 +187,16 @@ fn info_on_a_huge_puzzle_tells_no_absurd_numbers() {
         .find(|l| l.starts_with("clue engine"))
         .unwrap_or_default();
     assert!(clues.contains(" s at 9600 baud"), "{out}");
+    // JSON: a saturated count is null, and so is its time.
+    let o = nonohost(&["info", "--json", &file]);
+    let out = stdout(&o);
+    assert!(!out.contains(&u64::MAX.to_string()), "{out}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        j["options"].is_null() && j["bytes"].is_null() && j["seconds"].is_null(),
+        "{out}"
+    );
+    assert!(j["clue_bytes"].as_u64().is_some(), "{out}");
 }
 
 fn over_capacity_file() -> String {

@@ -516,6 +516,24 @@ fn send(a: &SendArgs) -> i32 {
     code
 }
 
+/// A count for JSON: null when it saturated (more than 2^64 - 1).
+fn count<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> {
+    if *n == u64::MAX {
+        s.serialize_none()
+    } else {
+        s.serialize_u64(*n)
+    }
+}
+
+fn counts<S: serde::Serializer>(v: &[u64], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(v.len()))?;
+    for n in v {
+        seq.serialize_element(&(*n != u64::MAX).then_some(*n))?;
+    }
+    seq.end()
+}
+
 #[derive(serde::Serialize)]
 struct InfoJson {
     file: String,
@@ -523,15 +541,21 @@ struct InfoJson {
     title: Option<String>,
     width: usize,
     height: usize,
+    /// Counts past 2^64 - 1 (saturated) are null, as are their times.
+    #[serde(serialize_with = "counts")]
     row_options: Vec<u64>,
+    #[serde(serialize_with = "counts")]
     column_options: Vec<u64>,
+    #[serde(serialize_with = "count")]
     options: u64,
     board_entries: usize,
+    #[serde(serialize_with = "count")]
     bytes: u64,
+    #[serde(serialize_with = "count")]
     bytes_every_cell: u64,
     baud: u32,
-    seconds: f64,
-    seconds_every_cell: f64,
+    seconds: Option<f64>,
+    seconds_every_cell: Option<f64>,
     fits: bool,
     capacity_error: Option<String>,
     /// The clue engine (protocol v2): bytes of the clue stream, their time
@@ -572,8 +596,8 @@ fn info(a: &InfoArgs) -> i32 {
         bytes,
         bytes_every_cell: bytes_every,
         baud: a.baud,
-        seconds: wire::wire_seconds(bytes, a.baud),
-        seconds_every_cell: wire::wire_seconds(bytes_every, a.baud),
+        seconds: (bytes != u64::MAX).then(|| wire::wire_seconds(bytes, a.baud)),
+        seconds_every_cell: (bytes_every != u64::MAX).then(|| wire::wire_seconds(bytes_every, a.baud)),
         fits: fits.is_ok(),
         capacity_error: fits.as_ref().err().map(|e| e.message.clone()),
         clue_bytes,
@@ -599,7 +623,8 @@ fn info(a: &InfoArgs) -> i32 {
                 .join(" ")
         };
         // A saturated byte count (2^64 or more) takes at least that long.
-        let time = |bytes: u64, seconds: f64| {
+        let time = |bytes: u64, seconds: Option<f64>| {
+            let seconds = seconds.unwrap_or_else(|| wire::wire_seconds(bytes, j.baud));
             let at_least = if bytes == u64::MAX { "more than " } else { "" };
             format!("{at_least}{}", report::human_seconds(seconds))
         };
