@@ -41,20 +41,26 @@ impl LineSolver {
         let (k, n) = (clue.len(), cells.len());
         let at = |i: usize, j: usize| i * (n + 1) + j;
         let background = |j: usize| cells[j] & 1 != 0;
-        // allowed[b * (n+1) + j]: cells of block b's colour in cells[..j].
+        // allowed[c * (n+1) + j]: cells that may have colour c in cells[..j],
+        // for each colour the clue uses.
+        let colours = clue.iter().map(|h| h.colour as usize + 1).max().unwrap_or(0);
         self.allowed.clear();
+        self.allowed.resize(colours * (n + 1), 0);
         for h in clue {
+            let c = h.colour as usize;
+            if self.allowed[c * (n + 1) + n] != 0 || n == 0 {
+                continue; // done already (or nothing to count)
+            }
             let mut count = 0;
-            self.allowed.push(0);
-            for &cell in cells {
-                count += (cell >> h.colour) & 1;
-                self.allowed.push(count);
+            for (j, &cell) in cells.iter().enumerate() {
+                count += (cell >> c) & 1;
+                self.allowed[c * (n + 1) + j + 1] = count;
             }
         }
         let allowed = &self.allowed;
         let run_fits = |b: usize, s: usize| {
-            let e = s + clue[b].len;
-            e <= n && allowed[at(b, e)] - allowed[at(b, s)] == clue[b].len as u32
+            let (e, c) = (s + clue[b].len, clue[b].colour as usize);
+            e <= n && allowed[c * (n + 1) + e] - allowed[c * (n + 1) + s] == clue[b].len as u32
         };
         // forward[at(i, j)]: blocks 0..i fit in cells[..j], the rest of
         // which is background.

@@ -152,7 +152,12 @@ fn palette(e: &Errors, puzzle: Node, line: &dyn Fn(Node) -> usize) -> Result<(Pa
         if name == paper {
             continue;
         }
-        let ch = char_of(c).or_else(|| name.chars().next()).unwrap_or('?');
+        // Without a char, the name's first letter, or any letter still free.
+        let free = |ch: &char| palette.by_char(*ch).is_none();
+        let ch = char_of(c)
+            .or_else(|| name.chars().next().filter(free))
+            .or_else(|| ('a'..='z').chain('A'..='Z').find(free))
+            .unwrap_or('?');
         palette.add(name, ch, value(c)).map_err(|m| e.at(line(*c), m))?;
     }
     let ink = match palette.by_name(ink) {
