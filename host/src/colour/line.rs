@@ -46,11 +46,13 @@ impl LineSolver {
         let colours = clue.iter().map(|h| h.colour as usize + 1).max().unwrap_or(0);
         self.allowed.clear();
         self.allowed.resize(colours * (n + 1), 0);
+        let mut counted = 0u32;
         for h in clue {
             let c = h.colour as usize;
-            if self.allowed[c * (n + 1) + n] != 0 || n == 0 {
-                continue; // done already (or nothing to count)
+            if counted >> c & 1 != 0 {
+                continue;
             }
+            counted |= 1 << c;
             let mut count = 0;
             for (j, &cell) in cells.iter().enumerate() {
                 count += (cell >> c) & 1;

@@ -2,7 +2,6 @@
 //! `--svg` files (one grid, or two side by side when there are two
 //! solutions).
 
-use std::io::Write;
 use std::path::Path;
 
 /// One grid to draw: a colour per cell (row-major), `None` when unknown.
@@ -164,7 +163,6 @@ pub fn write_files(png: Option<&Path>, svg: Option<&Path>, grids: &[Grid]) -> Re
     if let Some(path) = svg {
         write_svg(path, grids).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    let _ = std::io::stdout().flush();
     Ok(())
 }
 
