@@ -1,6 +1,7 @@
 //! `nonohost`: the host side of the FPGA nonogram solver.
 //!
-//! * [`puzzle`]: puzzle files (`.non`, board.txt, pictures) and clues;
+//! * [`puzzle`]: puzzle files (`.non`, webpbn XML, `.g`, TPDNE, board.txt, pictures) and clues;
+//! * [`colour`]: colour puzzles and their software solver, pictures (PNG, SVG, 24-bit terminal);
 //! * [`wire`]: DNF option counts, the board's capacity, the protocol v1 byte stream;
 //! * [`link`]: the serial link (any `serialport::SerialPort`);
 //! * [`fake`]: a model board that serves a serial port (for tests);
@@ -15,6 +16,7 @@
 
 pub mod census;
 pub mod cli;
+pub mod colour;
 pub mod fake;
 pub mod link;
 pub mod puzzle;

@@ -278,7 +278,7 @@ pub fn pick_board_port(ports: &[SerialPortInfo]) -> Result<String, String> {
     };
     if cu.is_empty() {
         return Err(format!(
-            "no Alchitry Cu found (USB {CU_VID:04x}:{CU_PID:04x}); {}; is it plugged in? Name the port with --port",
+            "no Alchitry Cu found (USB {CU_VID:04x}:{CU_PID:04x}); {}; is it plugged in? Name the port with --port, or try the simulated board with --sim",
             seen()
         ));
     }

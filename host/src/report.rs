@@ -315,7 +315,7 @@ impl Report {
             // With no solution, the cells line logic had fixed when a line
             // emptied would read like an answer: no grid.
             if !self.cells.is_empty() && self.status != Status::NoSolution {
-                s.push_str(&render(p, &self.cells, |_| None));
+                s.push_str(&render_to_fit(p, &self.cells, |_| None));
             }
             if let Some(other) = &self.other {
                 // The second solution, with the cells where it differs from the first marked.
@@ -332,7 +332,7 @@ impl Report {
                     plural(n as u64, "cell", "cells")
                 ));
                 let cells: Vec<Option<bool>> = other.iter().map(|&c| Some(c)).collect();
-                s.push_str(&render(p, &cells, differ));
+                s.push_str(&render_to_fit(p, &cells, differ));
             }
         }
         let headline = match self.status {
@@ -522,6 +522,69 @@ pub fn render(puzzle: &Puzzle, cells: &[Option<bool>], mark: impl Fn(usize) -> O
     s
 }
 
+/// The columns of the terminal on stdout; `None` when stdout is not a
+/// terminal (a pipe or a file gets the whole picture).
+fn terminal_columns() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    // SAFETY: TIOCGWINSZ fills a winsize; a failure leaves it zero.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    let from_env = || std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+    (ok && size.ws_col > 0)
+        .then_some(size.ws_col as usize)
+        .or_else(from_env)
+}
+
+/// [`render`] when it fits the terminal; else the picture alone, two rows
+/// to a character in half blocks; else a pointer to the picture files.
+fn render_to_fit(puzzle: &Puzzle, cells: &[Option<bool>], mark: impl Fn(usize) -> Option<char>) -> String {
+    let full = render(puzzle, cells, mark);
+    let Some(columns) = terminal_columns() else {
+        return full;
+    };
+    if full.lines().all(|l| l.chars().count() <= columns) {
+        return full;
+    }
+    let (w, h) = (puzzle.width(), puzzle.height());
+    if w > columns {
+        return format!(
+            "(the picture is {w} cells wide, wider than this terminal's {columns} columns: see --png, --svg or --json)\n"
+        );
+    }
+    half_blocks(cells, w, h)
+        + &format!(
+            "(half blocks, two rows a character, without the clues, to fit {columns} columns; ░ undecided)\n"
+        )
+}
+
+/// The picture two rows to a character: █ both filled, ▀ the top, ▄ the
+/// bottom, ░ either undecided.
+fn half_blocks(cells: &[Option<bool>], w: usize, h: usize) -> String {
+    let mut s = String::new();
+    for r in (0..h).step_by(2) {
+        for c in 0..w {
+            let top = cells[r * w + c];
+            let bottom = if r + 1 < h {
+                cells[(r + 1) * w + c]
+            } else {
+                Some(false)
+            };
+            s.push(match (top, bottom) {
+                (None, _) | (_, None) => '░',
+                (Some(true), Some(true)) => '█',
+                (Some(true), Some(false)) => '▀',
+                (Some(false), Some(true)) => '▄',
+                (Some(false), Some(false)) => ' ',
+            });
+        }
+        s.push('\n');
+    }
+    s
+}
+
 /// How `send` runs.
 #[derive(Clone, Debug, Default)]
 pub struct SendOptions {
@@ -558,17 +621,16 @@ pub struct SearchOptions {
 /// ending the program.
 pub static SEARCHING: AtomicBool = AtomicBool::new(false);
 
-/// Searches for up to two solutions from the known cells, within `options`.
-fn search(puzzle: &Puzzle, known: &[Option<bool>], options: &SearchOptions) -> Solutions {
+/// The budget `options` ask for, from `start`, and the spinner that shows
+/// the search's progress (when asked for).
+pub(crate) fn budget_of(options: &SearchOptions, start: Instant) -> (Budget, Option<indicatif::ProgressBar>) {
     let spinner = options.progress.then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         bar.set_message("searching");
         bar
     });
-    let start = Instant::now();
-    let mut solver = Solver::new();
-    solver.set_budget(Budget {
+    let budget = Budget {
         deadline: options.max_time.map(|t| start + t),
         stop: options.interrupt.clone(),
         progress: spinner.clone().map(|bar| {
@@ -580,7 +642,15 @@ fn search(puzzle: &Puzzle, known: &[Option<bool>], options: &SearchOptions) -> S
                 bar.tick();
             }) as Arc<dyn Fn(u64) + Send + Sync>
         }),
-    });
+    };
+    (budget, spinner)
+}
+
+/// Searches for up to two solutions from the known cells, within `options`.
+fn search(puzzle: &Puzzle, known: &[Option<bool>], options: &SearchOptions) -> Solutions {
+    let (budget, spinner) = budget_of(options, Instant::now());
+    let mut solver = Solver::new();
+    solver.set_budget(budget);
     SEARCHING.store(true, Ordering::SeqCst);
     let limit = if options.first { 1 } else { 2 };
     let found = solver.count_from(&puzzle.rows, &puzzle.columns, Some(known), limit);
@@ -994,6 +1064,13 @@ pub fn usage_error(error: &dyn std::fmt::Display, json: bool) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_blocks_draw_two_rows_a_character() {
+        let cells = [Some(true), Some(false), None, Some(true), Some(true), Some(false)];
+        // 2 columns x 3 rows: rows (#.) (?#) (#.).
+        assert_eq!(half_blocks(&cells, 2, 3), "░▄\n▀ \n");
+    }
 
     #[test]
     fn counts_of_one_are_singular() {

@@ -187,6 +187,16 @@ fn info_on_a_huge_puzzle_tells_no_absurd_numbers() {
         .find(|l| l.starts_with("clue engine"))
         .unwrap_or_default();
     assert!(clues.contains(" s at 9600 baud"), "{out}");
+    // JSON: a saturated count is null, and so is its time.
+    let o = nonohost(&["info", "--json", &file]);
+    let out = stdout(&o);
+    assert!(!out.contains(&u64::MAX.to_string()), "{out}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        j["options"].is_null() && j["bytes"].is_null() && j["seconds"].is_null(),
+        "{out}"
+    );
+    assert!(j["clue_bytes"].as_u64().is_some(), "{out}");
 }
 
 fn over_capacity_file() -> String {
@@ -331,7 +341,7 @@ fn json_is_one_object_for_every_subcommand() {
         assert_eq!(j["error"].is_null(), status != "error", "{args:?}: {out}");
     }
     // A usage error's JSON has clap's whole message, with the argument's name.
-    let o = nonohost(&["solve", "--json"]);
+    let o = nonohost(&["send", "--json"]);
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
         j["error"],
@@ -809,4 +819,60 @@ fn tournament_prints_both_sides_and_refuses_bad_flags() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("missing.txt: cannot read"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn completions_and_the_manual_page() {
+    let o = nonohost(&["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("_nonohost()"), "{}", stdout(&o));
+    let o = nonohost(&["man"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains(".TH nonohost 1"), "{}", stdout(&o));
+    assert_eq!(nonohost(&["completions", "cmd.exe"]).status.code(), Some(1));
+}
+
+#[test]
+fn encode_writes_the_clue_stream_too() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("heart-v2.bin");
+    let o = nonohost(&[
+        "encode",
+        "--engine",
+        "clues",
+        "--first",
+        "-o",
+        &out.display().to_string(),
+        &example("heart6x7.txt"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let heart = nonohost::Puzzle::load(Path::new(&example("heart6x7.txt"))).unwrap();
+    let budget = nonohost::wire::budget_units(nonohost::wire::DEFAULT_BUDGET_CYCLES);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        nonohost::wire::encode_clues(&heart, budget, true)
+    );
+    // Past the clue engine's 64 a side it is refused, --force or not.
+    let mut big = String::from("rows\n");
+    big.push_str(&"1\n".repeat(70));
+    big.push_str("columns\n");
+    big.push_str(&"1\n".repeat(70));
+    let big = temp("big70.txt", &big);
+    let o = nonohost(&["encode", "--engine", "clues", "--force", "-o", "-", &big]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+}
+
+#[test]
+fn refusals_say_what_would_take_the_puzzle() {
+    let mut text = String::from("rows\n");
+    text.push_str(&"1\n".repeat(40));
+    text.push_str("columns\n");
+    text.push_str(&"1\n".repeat(40));
+    let big = temp("big40.txt", &text);
+    let o = nonohost(&["send", "--sim", "--engine", "dnf", &big]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(
+        stderr(&o).contains("the clue engine takes it: --engine clues"),
+        "{}",
+        stderr(&o)
+    );
 }

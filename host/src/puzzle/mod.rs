@@ -1,19 +1,29 @@
-//! Puzzles and the four file formats `nonohost` reads, one module each.
+//! Puzzles and the file formats `nonohost` reads, one module each.
 //!
 //! * Steve Simpson's `.non` format (`width`, `height`, `rows`, `columns`,
-//!   `goal`, …), as nonogram-db and pbnsolve write it;
-//! * webpbn's XML (black and white puzzles; colour ones are refused);
+//!   `goal`, …), as nonogram-db and pbnsolve write it, with nonogram-db's
+//!   colours;
+//! * webpbn's XML, any number of colours;
+//! * Olšák's `.g`, with its colour table;
+//! * the codes of This Puzzle Does Not Exist (one per line);
 //! * the project's own `board.txt` (a `rows` and a `columns` section);
 //! * a picture (`#` filled, `.` empty), from which the clues are derived.
 //!
-//! [`Puzzle::load`] and [`Puzzle::parse`] pick the format by extension and
-//! content; every malformed file gives a [`ParseError`] naming the file, the
-//! line and the problem. No input panics.
+//! [`load_any`] reads any of them; a file whose clues use one ink is black
+//! and white ([`Puzzle`]), else a [`ColourPuzzle`]. [`Puzzle::load`] and
+//! [`Puzzle::parse`] take black and white only, for the board. Every
+//! malformed file gives a [`ParseError`] naming the file, the line and the
+//! problem. No input panics.
 
 mod board;
+mod colours;
 mod non;
+mod olsak;
 mod picture;
+pub mod tpdne;
 mod xml;
+
+pub use crate::colour::ColourPuzzle;
 
 use nonogram_hdl::dnf::options::clue_of_cells;
 use std::fmt;
@@ -35,6 +45,10 @@ pub enum Format {
     Picture,
     /// webpbn's XML (`<puzzleset>`, `<puzzle>`, `<clues>`).
     Xml,
+    /// Olšák's `.g` (colon lines, a `#d` colour table).
+    Olsak,
+    /// This Puzzle Does Not Exist's codes.
+    Tpdne,
 }
 
 impl Format {
@@ -44,8 +58,120 @@ impl Format {
             Format::Board => "board.txt",
             Format::Picture => "picture",
             Format::Xml => "webpbn XML",
+            Format::Olsak => "Olšák .g",
+            Format::Tpdne => "TPDNE code",
         }
     }
+}
+
+/// A puzzle of either kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyPuzzle {
+    Mono(Puzzle),
+    Colour(ColourPuzzle),
+}
+
+impl AnyPuzzle {
+    pub fn name(&self) -> &str {
+        match self {
+            AnyPuzzle::Mono(p) => &p.name,
+            AnyPuzzle::Colour(p) => &p.name,
+        }
+    }
+}
+
+/// Reads every puzzle of a file (a TPDNE file may hold many; other formats
+/// one), picking the format by extension and content unless `format` says;
+/// `-` reads standard input.
+pub fn load_any(path: &Path, format: Option<Format>) -> Result<(Vec<AnyPuzzle>, Format), ParseError> {
+    let (name, text) = read_text(path)?;
+    parse_any(&name, &text, format)
+}
+
+/// [`load_any`] on `text` read from file `name`.
+pub fn parse_any(
+    name: &str,
+    text: &str,
+    format: Option<Format>,
+) -> Result<(Vec<AnyPuzzle>, Format), ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text
+        .replace("\r\n", "\n")
+        .replace(['\r'], "\n")
+        .replace('\t', " ");
+    let text = text.as_str();
+    let format = format.unwrap_or_else(|| detect(name, text));
+    let mono = |p: Result<Puzzle, ParseError>| p.map(|p| vec![AnyPuzzle::Mono(p)]);
+    let mut puzzles = match format {
+        Format::Non => vec![non::parse(name, text)?],
+        Format::Board => mono(board::parse(name, text))?,
+        Format::Picture => mono(picture::parse(name, text))?,
+        Format::Xml => vec![xml::parse(name, text)?],
+        Format::Olsak => vec![olsak::parse(name, text)?],
+        Format::Tpdne => tpdne::parse(name, text)?,
+    };
+    for p in &mut puzzles {
+        match p {
+            AnyPuzzle::Mono(p) => {
+                p.name = name.to_string();
+                p.check()?;
+            }
+            AnyPuzzle::Colour(p) => {
+                p.name = name.to_string();
+                check_colour(p)?;
+            }
+        }
+    }
+    Ok((puzzles, format))
+}
+
+/// The size limits and that each clue fits, for a colour puzzle.
+fn check_colour(p: &ColourPuzzle) -> Result<(), ParseError> {
+    let e = Errors { file: &p.name };
+    for (what, n) in [("rows", p.height()), ("columns", p.width())] {
+        if n == 0 {
+            return Err(e.at(0, format!("the puzzle has no {what}")));
+        }
+        if n > MAX_HOST_LINE {
+            return Err(e.at(
+                0,
+                format!("the puzzle has {n} {what}; nonohost takes at most {MAX_HOST_LINE}"),
+            ));
+        }
+    }
+    p.check_fit()
+        .map_err(|(i, message)| e.at(p.lines.get(i).copied().unwrap_or(0), message))
+}
+
+/// The text of `path` (`-`: standard input) and the name to report it by.
+fn read_text(path: &Path) -> Result<(String, String), ParseError> {
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let read = if stdin {
+        let mut bytes = vec![];
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    };
+    let bytes = read.map_err(|e| ParseError {
+        file: name.clone(),
+        line: 0,
+        message: format!("cannot read the file: {e}"),
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        ParseError {
+            file: name.clone(),
+            line,
+            message: "the file is not UTF-8 text".into(),
+        }
+    })?;
+    Ok((name, text))
 }
 
 /// Why a puzzle file could not be read. `line` is 1-based; 0 means the file
@@ -155,32 +281,7 @@ impl Puzzle {
     /// [`Puzzle::load_as`], with the format it was read in (`format`, or
     /// the one detected; standard input's too).
     pub fn load_detected(path: &Path, format: Option<Format>) -> Result<(Puzzle, Format), ParseError> {
-        let stdin = path.as_os_str() == "-";
-        let name = if stdin {
-            "<stdin>".to_string()
-        } else {
-            path.display().to_string()
-        };
-        let read = if stdin {
-            let mut bytes = vec![];
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
-        } else {
-            std::fs::read(path)
-        };
-        let bytes = read.map_err(|e| ParseError {
-            file: name.clone(),
-            line: 0,
-            message: format!("cannot read the file: {e}"),
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let at = e.utf8_error().valid_up_to();
-            let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-            ParseError {
-                file: name.clone(),
-                line,
-                message: "the file is not UTF-8 text".into(),
-            }
-        })?;
+        let (name, text) = read_text(path)?;
         Puzzle::parse_detected(&name, &text, format)
     }
 
@@ -192,28 +293,39 @@ impl Puzzle {
         Puzzle::parse_detected(name, text, format).map(|(puzzle, _)| puzzle)
     }
 
-    /// [`Puzzle::parse`], with the format it was read in.
+    /// [`Puzzle::parse`], with the format it was read in. A colour puzzle
+    /// is refused, saying so: the board's engines are black and white.
     pub fn parse_detected(
         name: &str,
         text: &str,
         format: Option<Format>,
     ) -> Result<(Puzzle, Format), ParseError> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let text = text
-            .replace("\r\n", "\n")
-            .replace(['\r'], "\n")
-            .replace('\t', " ");
-        let text = text.as_str();
-        let format = format.unwrap_or_else(|| detect(name, text));
-        let mut puzzle = match format {
-            Format::Non => non::parse(name, text)?,
-            Format::Board => board::parse(name, text)?,
-            Format::Picture => picture::parse(name, text)?,
-            Format::Xml => xml::parse(name, text)?,
-        };
-        puzzle.name = name.to_string();
-        puzzle.check()?;
-        Ok((puzzle, format))
+        let (puzzles, format) = parse_any(name, text, format)?;
+        match puzzles.into_iter().next() {
+            Some(AnyPuzzle::Mono(p)) => Ok((p, format)),
+            Some(AnyPuzzle::Colour(p)) => {
+                let inks: Vec<&str> = p
+                    .colours
+                    .iter()
+                    .skip(usize::from(p.rule == crate::colour::Rule::Blocks))
+                    .map(|c| c.name.as_str())
+                    .collect();
+                Err(ParseError {
+                    file: name.to_string(),
+                    line: 0,
+                    message: format!(
+                        "a colour puzzle ({} colours: {}): the board's engines and this command take black and white only; `nonohost solve` solves colour puzzles in software",
+                        inks.len(),
+                        inks.join(", ")
+                    ),
+                })
+            }
+            None => Err(ParseError {
+                file: name.to_string(),
+                line: 0,
+                message: "no puzzle in the file".into(),
+            }),
+        }
     }
 
     /// Checks the size (1..=[`MAX_HOST_LINE`] rows and columns) and that every clue fits its line.
@@ -339,8 +451,10 @@ pub fn clue_text(clue: &[usize], sep: &str) -> String {
 }
 
 /// Guesses the format: `.non` by extension or by a `width`/`height` line;
-/// webpbn XML by extension (`.xml`, `.pbn`) or a leading `<`;
-/// board.txt by a `rows`/`columns` section header; a picture otherwise.
+/// webpbn XML by extension (`.xml`, `.pbn`) or a leading `<`; Olšák's by
+/// `.g` or a line that starts with a colon; TPDNE by `.tpdne` or
+/// lines of one 68-character code each; board.txt by a `rows`/`columns`
+/// section header; a picture otherwise.
 pub fn detect(name: &str, text: &str) -> Format {
     let lower = name.to_ascii_lowercase();
     if lower.ends_with(".non") {
@@ -348,6 +462,16 @@ pub fn detect(name: &str, text: &str) -> Format {
     }
     if lower.ends_with(".xml") || lower.ends_with(".pbn") || text.trim_start().starts_with('<') {
         return Format::Xml;
+    }
+    if lower.ends_with(".g") {
+        return Format::Olsak;
+    }
+    if lower.ends_with(".tpdne") || tpdne::looks_like(text) {
+        return Format::Tpdne;
+    }
+    // No other format has a line that starts with a colon.
+    if text.lines().any(|l| l.starts_with(':')) {
+        return Format::Olsak;
     }
     let mut header = false;
     for line in text.lines() {
@@ -403,7 +527,7 @@ pub(crate) fn parse_clue(text: &str, e: &Errors, line: usize) -> Result<Vec<usiz
         }
         if !token.bytes().all(|b| b.is_ascii_digit()) {
             let what = if token.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
-                format!("'{token}' is not a number (colour clues are not supported)")
+                format!("'{token}' is not a number (board.txt has no colours: write colour puzzles as .non, .g or webpbn XML)")
             } else {
                 format!("'{token}' is not a number")
             };
@@ -445,7 +569,7 @@ mod tests {
         assert_eq!(parse_clue("1, 2 3", &e, 1).unwrap(), vec![1, 2, 3]);
         assert_eq!(parse_clue("0", &e, 1).unwrap(), Vec::<usize>::new());
         assert_eq!(parse_clue("-", &e, 1).unwrap(), Vec::<usize>::new());
-        assert!(parse_clue("3b", &e, 4).unwrap_err().message.contains("colour"));
+        assert!(parse_clue("3b", &e, 4).unwrap_err().message.contains("colours"));
         assert!(parse_clue("99999999999999999999999", &e, 4).is_err());
     }
 }

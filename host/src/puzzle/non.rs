@@ -1,6 +1,8 @@
 //! Steve Simpson's `.non` format, with nonogram-db's and pbnsolve's extensions.
 
-use super::{parse_clue, parse_dimension, Errors, ParseError, Puzzle};
+use super::colours::{goal_cells, hints, into_any, parse_block_clue, Palette};
+use super::{parse_dimension, AnyPuzzle, Errors, ParseError, Puzzle};
+use crate::colour::{rgb_of, ColourPuzzle, Rule};
 
 /// Steve Simpson's `.non` format. Keywords in any order; `width w` (or
 /// `columns w`) and `height h` (or `rows h`) give the size; a line `rows`
@@ -16,12 +18,19 @@ use super::{parse_clue, parse_dimension, Errors, ParseError, Puzzle};
 /// anything else filled), or `goal` followed by one line per row (pbnsolve's
 /// grid, with `#`/`.` or `1`/`0`). Lines that begin with another word are
 /// properties (title, by, copyright, …) and are ignored.
-pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
+///
+/// Colour (nonogram-db's extension): `color a #ff0000` declares colour
+/// `a`, and a block may carry its colour's character (`3a,1b`); a block
+/// without one has the default colour `1`, and the goal writes each cell's
+/// character (`0` for the background). Without `color` lines, any
+/// character may name a colour (a picture then picks its own).
+pub fn parse(file: &str, text: &str) -> Result<AnyPuzzle, ParseError> {
     let e = Errors { file };
     let lines: Vec<&str> = text.lines().collect();
     let mut width = None;
     let mut height = None;
     let mut title = None;
+    let mut declared: Vec<(usize, char, Option<[u8; 3]>)> = Vec::new();
     // First pass: the size (it may come after the sections).
     for (i, raw) in lines.iter().enumerate() {
         let line = raw.trim();
@@ -43,6 +52,29 @@ pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
             "columns" if !rest.trim().is_empty() => set(&mut width, "width")?,
             "rows" if !rest.trim().is_empty() => set(&mut height, "height")?,
             "title" => title = Some(unquote(rest.trim()).to_string()),
+            "color" | "colour" => {
+                let mut words = rest.split_whitespace();
+                let (Some(key), value) = (words.next(), words.next()) else {
+                    return Err(e.at(
+                        i + 1,
+                        "'color' needs a character and a value, as in 'color a #ff0000'",
+                    ));
+                };
+                let mut chars = key.chars();
+                let (Some(ch), None) = (chars.next(), chars.next()) else {
+                    return Err(e.at(
+                        i + 1,
+                        format!("'color {key}': a colour is named by one character"),
+                    ));
+                };
+                if ch.is_ascii_digit() || ch == ',' {
+                    return Err(e.at(
+                        i + 1,
+                        format!("'color {ch}': digits and commas cannot name a colour"),
+                    ));
+                }
+                declared.push((i + 1, ch, value.and_then(rgb_of)));
+            }
             _ => {}
         }
     }
@@ -50,8 +82,9 @@ pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
     let (height, _) = height.ok_or_else(|| e.at(0, "no 'height' line: not a valid .non file"))?;
 
     let mut goal = None;
-    let mut rows: Option<(Vec<Vec<usize>>, Vec<usize>)> = None;
-    let mut columns: Option<(Vec<Vec<usize>>, Vec<usize>)> = None;
+    type Clues = Vec<Vec<(usize, Option<char>)>>;
+    let mut rows: Option<(Clues, Vec<usize>)> = None;
+    let mut columns: Option<(Clues, Vec<usize>)> = None;
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i].trim();
@@ -95,7 +128,7 @@ pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
             let mut clues = Vec::with_capacity(count);
             let mut at = Vec::with_capacity(count);
             for (n, l) in chosen {
-                clues.push(parse_clue(l, &e, n)?);
+                clues.push(parse_block_clue(l, &e, n)?);
                 at.push(n);
             }
             *slot = Some((clues, at));
@@ -125,13 +158,93 @@ pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
     }
     let (rows, row_at) = rows.ok_or_else(|| e.at(0, "no 'rows' section"))?;
     let (columns, column_at) = columns.ok_or_else(|| e.at(0, "no 'columns' section"))?;
-    Ok(Puzzle {
+    let lines: Vec<usize> = row_at.into_iter().chain(column_at).collect();
+    let coloured = rows.iter().chain(&columns).flatten().any(|(_, c)| c.is_some());
+    if !coloured && declared.is_empty() {
+        let lengths = |clues: Clues| -> Vec<Vec<usize>> {
+            clues
+                .into_iter()
+                .map(|c| c.into_iter().map(|(n, _)| n).collect())
+                .collect()
+        };
+        let goal = goal.map(|(chars, at): (Vec<char>, usize)| {
+            (
+                chars
+                    .iter()
+                    .map(|c| !matches!(c, '0' | '.' | '-' | '_'))
+                    .collect(),
+                at,
+            )
+        });
+        return Ok(AnyPuzzle::Mono(Puzzle {
+            name: file.to_string(),
+            title,
+            rows: lengths(rows),
+            columns: lengths(columns),
+            lines,
+            picture: None,
+            goal,
+        }));
+    }
+    // Colour: the background, the declared colours, then any other
+    // character the clues use (in the order they first appear).
+    let mut palette = Palette::new("white", '.', None);
+    for (at, ch, rgb) in &declared {
+        palette
+            .add(&ch.to_string(), *ch, *rgb)
+            .map_err(|m| e.at(*at, m))?;
+    }
+    let mut colour_of = |ch: Option<char>, at: usize| -> Result<u8, ParseError> {
+        let ch = ch.unwrap_or('1');
+        if let Some(i) = palette.by_char(ch).filter(|&i| i != 0) {
+            return Ok(i);
+        }
+        if !declared.is_empty() && ch != '1' {
+            return Err(e.at(at, format!("colour '{ch}' is not declared by any 'color' line")));
+        }
+        let name = if ch == '1' {
+            "black".to_string()
+        } else {
+            ch.to_string()
+        };
+        palette.add(&name, ch, None).map_err(|m| e.at(at, m))
+    };
+    let mut to_hints = |clues: Clues, at: &[usize]| -> Result<Vec<Vec<crate::colour::Hint>>, ParseError> {
+        clues
+            .into_iter()
+            .zip(at)
+            .map(|(clue, &at)| {
+                let c: Result<Vec<(usize, u8)>, ParseError> = clue
+                    .into_iter()
+                    .map(|(n, ch)| Ok((n, colour_of(ch, at)?)))
+                    .collect();
+                Ok(hints(&c?))
+            })
+            .collect()
+    };
+    let rows = to_hints(rows, &lines[..height])?;
+    let columns = to_hints(columns, &lines[height..])?;
+    let goal = match goal {
+        None => None,
+        Some((chars, at)) => {
+            let text: String = chars.iter().map(|&c| if c == '0' { '.' } else { c }).collect();
+            let cells = goal_cells(&text, &palette, &[]).map_err(|ch| {
+                e.at(
+                    at,
+                    format!("the goal has '{ch}', which is no colour of the clues"),
+                )
+            })?;
+            Some((cells, at))
+        }
+    };
+    into_any(ColourPuzzle {
         name: file.to_string(),
         title,
+        rule: Rule::Blocks,
+        colours: palette.colours,
         rows,
         columns,
-        lines: row_at.into_iter().chain(column_at).collect(),
-        picture: None,
+        lines,
         goal,
     })
 }
@@ -201,14 +314,14 @@ const KEYWORDS: [&str; 12] = [
     "maxrule",
 ];
 
-/// The goal that starts on line `at`: its cells and the index of the line
-/// after it. It is the rest of the `goal` line, and when that holds fewer
-/// than `cells` cells, the following lines up to a blank line or a keyword.
-fn read_goal(lines: &[&str], at: usize, cells: usize) -> (Vec<bool>, usize) {
-    let cells_of = |text: &str| -> Vec<bool> {
+/// The goal that starts on line `at`: its cells' characters and the index
+/// of the line after it. It is the rest of the `goal` line, and when that
+/// holds fewer than `cells` cells, the following lines up to a blank line
+/// or a keyword.
+fn read_goal(lines: &[&str], at: usize, cells: usize) -> (Vec<char>, usize) {
+    let cells_of = |text: &str| -> Vec<char> {
         text.chars()
             .filter(|c| !c.is_whitespace() && *c != '"' && *c != '|')
-            .map(|c| !matches!(c, '0' | '.' | '-' | '_'))
             .collect()
     };
     let (_, rest) = split_word(lines[at].trim());

@@ -10,14 +10,18 @@
 //! </puzzle></puzzleset>
 //! ```
 //!
-//! Black-and-white puzzles only: a puzzle with a second ink colour, or a
-//! `<count>` in a colour other than the default, is refused as a colour
-//! puzzle. The first `<puzzle>` of a set is read.
+//! Any number of colours: `<color name char>` declarations (the element's
+//! text is the RGB value), `defaultcolor` (the colour of a count without
+//! one, black unless said) and `backgroundcolor` (white unless said). A
+//! puzzle whose counts all have one colour is black and white, whatever
+//! the attributes say. The first `<puzzle>` of a set is read.
 
-use super::{Errors, ParseError, Puzzle};
+use super::colours::{goal_cells, hints, into_any, Palette};
+use super::{AnyPuzzle, Errors, ParseError};
+use crate::colour::{rgb_of, ColourPuzzle, Rule};
 use roxmltree::{Document, Node};
 
-pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
+pub fn parse(file: &str, text: &str) -> Result<AnyPuzzle, ParseError> {
     let e = Errors { file };
     let doc = Document::parse_with_options(
         text,
@@ -38,24 +42,8 @@ pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
             format!("a '{kind}' puzzle: only grid puzzles are supported"),
         ));
     }
-    let ink = puzzle.attribute("defaultcolor").unwrap_or("black");
-    let paper = puzzle.attribute("backgroundcolor").unwrap_or("white");
-    // The colours: only the background and one ink.
-    let colours = children(puzzle, "color");
-    let inks: Vec<&str> = colours
-        .iter()
-        .filter_map(|c| c.attribute("name"))
-        .filter(|name| *name != paper)
-        .collect();
-    if inks.len() > 1 || inks.iter().any(|name| *name != ink) {
-        return Err(e.at(
-            line(puzzle),
-            format!(
-                "a colour puzzle ({}): colour puzzles are not supported",
-                inks.join(", ")
-            ),
-        ));
-    }
+    let palette = palette(&e, puzzle, &line)?;
+    let (palette, ink) = palette;
     let title = children(puzzle, "title")
         .first()
         .and_then(|t| t.text())
@@ -83,11 +71,17 @@ pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
         for l in children(clues, "line") {
             let mut clue = Vec::new();
             for count in children(l, "count") {
-                if let Some(colour) = count.attribute("color").filter(|c| *c != ink) {
-                    return Err(e.at(
-                        line(count),
-                        format!("a count in colour '{colour}': colour puzzles are not supported"),
-                    ));
+                let colour = match count.attribute("color") {
+                    None => ink,
+                    Some(name) => palette.by_name(name).ok_or_else(|| {
+                        e.at(
+                            line(count),
+                            format!("a count in colour '{name}', which no <color> declares"),
+                        )
+                    })?,
+                };
+                if colour == 0 {
+                    return Err(e.at(line(count), "a count in the background colour"));
                 }
                 let text = count.text().unwrap_or("").trim();
                 let n: usize = text.parse().ok().filter(|&n| n <= 1_000_000).ok_or_else(|| {
@@ -97,10 +91,10 @@ pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
                     )
                 })?;
                 if n > 0 {
-                    clue.push(n);
+                    clue.push((n, colour));
                 }
             }
-            lines.push((clue, line(l)));
+            lines.push((hints(&clue), line(l)));
         }
         if lines.is_empty() {
             return Err(e.at(line(clues), "a <clues> without any <line>"));
@@ -120,20 +114,63 @@ pub fn parse(file: &str, text: &str) -> Result<Puzzle, ParseError> {
     {
         None => None,
         Some(solution) => Some((
-            goal_image(&e, &doc, solution, &colours, paper, height, width)?,
+            goal_image(&e, &doc, solution, &palette, height, width)?,
             line(solution),
         )),
     };
     let lines = rows.iter().chain(&columns).map(|(_, at)| *at).collect();
-    Ok(Puzzle {
+    into_any(ColourPuzzle {
         name: file.to_string(),
         title,
+        rule: Rule::Blocks,
+        colours: palette.colours,
         rows: rows.into_iter().map(|(c, _)| c).collect(),
         columns: columns.into_iter().map(|(c, _)| c).collect(),
         lines,
-        picture: None,
         goal,
     })
+}
+
+/// The palette (background first, then the declared colours in order, then
+/// the default colour if it was not declared) and the default colour's index.
+fn palette(e: &Errors, puzzle: Node, line: &dyn Fn(Node) -> usize) -> Result<(Palette, u8), ParseError> {
+    let paper = puzzle.attribute("backgroundcolor").unwrap_or("white");
+    let ink = puzzle.attribute("defaultcolor").unwrap_or("black");
+    let declared = children(puzzle, "color");
+    let value = |n: &Node| n.text().and_then(rgb_of);
+    let char_of = |n: &Node| n.attribute("char").and_then(|c| c.chars().next());
+    let background = declared.iter().find(|c| c.attribute("name") == Some(paper));
+    let mut palette = Palette::new(
+        paper,
+        background.and_then(char_of).unwrap_or('.'),
+        background.and_then(value),
+    );
+    for c in &declared {
+        let Some(name) = c.attribute("name") else {
+            return Err(e.at(line(*c), "a <color> without a name"));
+        };
+        if name == paper {
+            continue;
+        }
+        // Without a char, the name's first letter, or any letter still free.
+        let free = |ch: &char| palette.by_char(*ch).is_none();
+        let ch = char_of(c)
+            .or_else(|| name.chars().next().filter(free))
+            .or_else(|| ('a'..='z').chain('A'..='Z').find(free))
+            .unwrap_or('?');
+        palette.add(name, ch, value(c)).map_err(|m| e.at(line(*c), m))?;
+    }
+    let ink = match palette.by_name(ink) {
+        Some(i) => i,
+        None => {
+            let ch = ['X', '#', '*']
+                .into_iter()
+                .find(|&c| palette.by_char(c).is_none())
+                .unwrap_or('@');
+            palette.add(ink, ch, None).map_err(|m| e.at(line(puzzle), m))?
+        }
+    };
+    Ok((palette, ink))
 }
 
 /// The child elements of `parent` named `tag`.
@@ -141,36 +178,39 @@ fn children<'a, 'input>(parent: Node<'a, 'input>, tag: &str) -> Vec<Node<'a, 'in
     parent.children().filter(|n| n.has_tag_name(tag)).collect()
 }
 
-/// The cells of a goal `<image>`: one row per line between `|` marks, the
-/// background colour's character (`.` unless the file says otherwise) empty,
-/// any other character filled.
+/// The cells of a goal `<image>`: one row per line between `|` marks, in
+/// the palette's characters.
 fn goal_image(
     e: &Errors,
     doc: &Document,
     solution: Node,
-    colours: &[Node],
-    paper: &str,
+    palette: &Palette,
     height: usize,
     width: usize,
-) -> Result<Vec<bool>, ParseError> {
+) -> Result<Vec<u8>, ParseError> {
     let at = doc.text_pos_at(solution.range().start).row as usize;
     let image = solution
         .children()
         .find(|n| n.has_tag_name("image"))
         .and_then(|n| n.text())
         .ok_or_else(|| e.at(at, "a goal <solution> without an <image>"))?;
-    let blank = colours
-        .iter()
-        .find(|c| c.attribute("name") == Some(paper))
-        .and_then(|c| c.attribute("char"))
-        .and_then(|c| c.chars().next())
-        .unwrap_or('.');
     let rows: Vec<&str> = image
         .lines()
         .map(|l| l.trim().trim_matches('|'))
         .filter(|l| !l.is_empty())
         .collect();
-    let cells: Vec<bool> = rows.iter().flat_map(|r| r.chars()).map(|c| c != blank).collect();
+    let mut text = rows.concat();
+    if palette.colours.len() == 2 {
+        // Black and white: any character but the background's is the ink.
+        let (paper, ink) = (palette.colours[0].ch, palette.colours[1].ch);
+        text = text.chars().map(|c| if c == paper { c } else { ink }).collect();
+    }
+    let cells = goal_cells(&text, palette, &['|']).map_err(|ch| {
+        e.at(
+            at,
+            format!("the goal image has '{ch}', which is no declared colour's char"),
+        )
+    })?;
     if rows.len() != height || cells.len() != height * width {
         return Err(e.at(
             at,

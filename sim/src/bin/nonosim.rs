@@ -24,7 +24,8 @@ struct Args {
     /// NONOGRAM_SIM_BACKEND says), RustHDL otherwise and with --vcd.
     #[arg(long, default_value = "auto", value_parser = ["auto", "verilator", "rusthdl"])]
     backend: String,
-    /// Print the simulation's figures (cycles, cycles/s, bytes) every this many seconds.
+    /// Print the simulation's figures (cycles, cycles/s, bytes) every this
+    /// many seconds, when they changed.
     #[arg(long, value_name = "SECONDS", value_parser = flags::positive_seconds)]
     stats: Option<f64>,
     /// Fault injection: drop every N-th byte from the host.
@@ -91,6 +92,7 @@ fn main() -> anyhow::Result<()> {
     );
     let period = Duration::from_secs_f64(args.stats.unwrap_or(3600.0));
     let mut last = std::time::Instant::now();
+    let mut shown = None;
     loop {
         std::thread::sleep(Duration::from_millis(200));
         if !board.running() {
@@ -103,6 +105,12 @@ fn main() -> anyhow::Result<()> {
         if args.stats.is_some() && last.elapsed() >= period {
             last = std::time::Instant::now();
             let s = board.stats();
+            // An idle board's figures do not change: say them once.
+            let now = (s.cycles(), s.bytes_in(), s.bytes_out());
+            if shown == Some(now) {
+                continue;
+            }
+            shown = Some(now);
             eprintln!(
                 "{} cycles, {:.0} cycles/s while stepping, {} bytes in, {} bytes out",
                 s.cycles(),

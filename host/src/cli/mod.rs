@@ -1,5 +1,9 @@
 //! The command line: `send`, `solve`, `info`, `encode`, `ports`, `census`, `sweep`.
 
+mod solve;
+
+pub use solve::SolveArgs;
+
 use crate::link::{self, LinkConfig, DEFAULT_BAUD};
 use crate::puzzle::{Format, Puzzle};
 use crate::report::{self, exit, Report, SearchOptions, SendOptions, Status};
@@ -24,8 +28,10 @@ Exit codes:
   5  the software search gave up (--max-time, or Ctrl-C) before it decided
   6  solved, but the file's goal is not the answer (a warning on stderr says why)
 
-Puzzle files: .non (Steve Simpson's format), webpbn XML, board.txt (rows:/columns:
-sections), or a picture of # (filled) and . (empty); the format is detected.";
+Puzzle files: .non (Steve Simpson's format, with nonogram-db's colours), webpbn XML
+(any colours), Olšák's .g, TPDNE codes (one per line), board.txt (rows:/columns:
+sections), or a picture of # (filled) and . (empty); the format is detected.
+Colour puzzles are solved in software (`solve`); the board takes black and white.";
 
 #[derive(Parser, Debug)]
 #[command(
@@ -72,6 +78,14 @@ pub enum Command {
     /// solver (timed here), side by side.
     #[command(after_help = "Exit codes:\n  0  the benchmark ran\n  1  a usage error")]
     Tournament(crate::tournament::Args),
+    /// Print a shell completion script (for example `nonohost completions
+    /// bash > ~/.local/share/bash-completion/completions/nonohost`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff; `nonohost man > nonohost.1; man ./nonohost.1`).
+    Man,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -97,6 +111,10 @@ pub enum FormatArg {
     Board,
     Picture,
     Xml,
+    /// Olšák's .g.
+    G,
+    /// This Puzzle Does Not Exist's codes.
+    Tpdne,
 }
 
 impl From<FormatArg> for Format {
@@ -106,13 +124,15 @@ impl From<FormatArg> for Format {
             FormatArg::Board => Format::Board,
             FormatArg::Picture => Format::Picture,
             FormatArg::Xml => Format::Xml,
+            FormatArg::G => Format::Olsak,
+            FormatArg::Tpdne => Format::Tpdne,
         }
     }
 }
 
 #[derive(Args, Debug)]
 pub struct PuzzleArgs {
-    /// The puzzle file (.non, webpbn .xml, board.txt, or a picture); `-` reads standard input.
+    /// The puzzle file (.non, webpbn .xml, Olšák .g, TPDNE codes, board.txt, or a picture); `-` reads standard input.
     pub file: PathBuf,
     /// Read the file in this format instead of detecting it.
     #[arg(long, value_enum)]
@@ -169,20 +189,6 @@ pub struct SendArgs {
     pub json: bool,
 }
 
-#[derive(Args, Debug)]
-pub struct SolveArgs {
-    #[command(flatten)]
-    pub puzzle: PuzzleArgs,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    /// No progress spinner.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Print one JSON object instead of the picture.
-    #[arg(long)]
-    pub json: bool,
-}
-
 /// How long the host's search may run.
 #[derive(Args, Debug)]
 pub struct SearchArgs {
@@ -198,7 +204,7 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
-    fn options(&self, progress: bool) -> SearchOptions {
+    pub(crate) fn options(&self, progress: bool) -> SearchOptions {
         SearchOptions {
             max_time: self.max_time.map(Duration::from_secs_f64),
             interrupt: Some(ctrl_c()),
@@ -251,9 +257,26 @@ pub struct EncodeArgs {
     /// Send every cell of every option (zeros too).
     #[arg(long)]
     pub every_cell: bool,
-    /// Encode even if the puzzle is over the board's capacity.
+    /// Encode even if the puzzle is over the DNF engine's capacity.
     #[arg(long)]
     pub force: bool,
+    /// The stream for this engine: `dnf` (options, protocol v1, the
+    /// default) or `clues` (the clues, protocol v2).
+    #[arg(long, value_enum, default_value_t = EncodeEngine::Dnf)]
+    pub engine: EncodeEngine,
+    /// `--engine clues`: the board's search budget in clock cycles (as for `send`).
+    #[arg(long, value_name = "CYCLES", default_value_t = wire::DEFAULT_BUDGET_CYCLES,
+          value_parser = clap::value_parser!(u64).range(0..=wire::MAX_BUDGET_CYCLES))]
+    pub budget: u64,
+    /// `--engine clues`: ask for first-solution mode.
+    #[arg(long)]
+    pub first: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EncodeEngine {
+    Dnf,
+    Clues,
 }
 
 #[derive(Args, Debug)]
@@ -296,7 +319,7 @@ fn load(args: &PuzzleArgs) -> Result<Puzzle, crate::puzzle::ParseError> {
 /// Prints a report: the JSON object on stdout with `--json`; else the text,
 /// on stderr when it is a diagnostic (an error, a refusal, a stream the
 /// board found malformed), as every other diagnostic.
-fn print_report(report: &Report, json: bool) -> i32 {
+pub(crate) fn print_report(report: &Report, json: bool) -> i32 {
     let diagnostic = matches!(
         report.status,
         Status::Error | Status::OverCapacity | Status::Malformed
@@ -360,23 +383,29 @@ where
     };
     match cli.command {
         Command::Send(a) => send(&a),
-        Command::Solve(a) => {
-            let file = a.puzzle.file.display().to_string();
-            let report = match load(&a.puzzle) {
-                Ok(p) => {
-                    let progress = !a.quiet && !a.json && std::io::stderr().is_terminal();
-                    report::solve_in_software(&p, &a.search.options(progress))
-                }
-                Err(e) => Report::error(&file, e),
-            };
-            print_report(&report, a.json)
-        }
+        Command::Solve(a) => solve::run(&a),
         Command::Info(a) => info(&a),
         Command::Encode(a) => encode(&a),
         Command::Ports(a) => ports(&a),
         Command::Census(a) => crate::census::run(&a),
         Command::Sweep(a) => crate::sweep::run(&a),
         Command::Tournament(a) => crate::tournament::run(&a),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "nonohost",
+                &mut std::io::stdout(),
+            );
+            exit::SOLVED
+        }
+        Command::Man => {
+            let page = clap_mangen::Man::new(<Cli as clap::CommandFactory>::command());
+            match page.render(&mut std::io::stdout()) {
+                Ok(()) => exit::SOLVED,
+                Err(e) => report::usage_error(&e, false),
+            }
+        }
     }
 }
 
@@ -404,6 +433,7 @@ fn send(a: &SendArgs) -> i32 {
         nonogram_hdl::clue::clue_model::MAX_SIDE,
         nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
     );
+    let clue_takes_it = clue_fit.is_ok();
     let refusal = match (a.engine, dnf_fit, clue_fit) {
         (EngineArg::Dnf, Err(over), _) | (EngineArg::Clues, _, Err(over)) => Some(over),
         (EngineArg::Auto, Err(_), Err(over)) => Some(over),
@@ -411,7 +441,12 @@ fn send(a: &SendArgs) -> i32 {
     };
     if let Some(over) = refusal {
         let mut r = Report::new(&puzzle, Status::OverCapacity);
-        r.message = Some(over.message);
+        // Say what would take it instead.
+        let hint = match a.engine {
+            EngineArg::Dnf if clue_takes_it => "; the clue engine takes it: --engine clues (or auto)",
+            _ => "; `nonohost solve` solves it in software",
+        };
+        r.message = Some(over.message + hint);
         return print_report(&r, a.json);
     }
     let link = match open_link(a, start_engine) {
@@ -481,6 +516,24 @@ fn send(a: &SendArgs) -> i32 {
     code
 }
 
+/// A count for JSON: null when it saturated (more than 2^64 - 1).
+fn count<S: serde::Serializer>(n: &u64, s: S) -> Result<S::Ok, S::Error> {
+    if *n == u64::MAX {
+        s.serialize_none()
+    } else {
+        s.serialize_u64(*n)
+    }
+}
+
+fn counts<S: serde::Serializer>(v: &[u64], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(v.len()))?;
+    for n in v {
+        seq.serialize_element(&(*n != u64::MAX).then_some(*n))?;
+    }
+    seq.end()
+}
+
 #[derive(serde::Serialize)]
 struct InfoJson {
     file: String,
@@ -488,15 +541,21 @@ struct InfoJson {
     title: Option<String>,
     width: usize,
     height: usize,
+    /// Counts past 2^64 - 1 (saturated) are null, as are their times.
+    #[serde(serialize_with = "counts")]
     row_options: Vec<u64>,
+    #[serde(serialize_with = "counts")]
     column_options: Vec<u64>,
+    #[serde(serialize_with = "count")]
     options: u64,
     board_entries: usize,
+    #[serde(serialize_with = "count")]
     bytes: u64,
+    #[serde(serialize_with = "count")]
     bytes_every_cell: u64,
     baud: u32,
-    seconds: f64,
-    seconds_every_cell: f64,
+    seconds: Option<f64>,
+    seconds_every_cell: Option<f64>,
     fits: bool,
     capacity_error: Option<String>,
     /// The clue engine (protocol v2): bytes of the clue stream, their time
@@ -537,8 +596,8 @@ fn info(a: &InfoArgs) -> i32 {
         bytes,
         bytes_every_cell: bytes_every,
         baud: a.baud,
-        seconds: wire::wire_seconds(bytes, a.baud),
-        seconds_every_cell: wire::wire_seconds(bytes_every, a.baud),
+        seconds: (bytes != u64::MAX).then(|| wire::wire_seconds(bytes, a.baud)),
+        seconds_every_cell: (bytes_every != u64::MAX).then(|| wire::wire_seconds(bytes_every, a.baud)),
         fits: fits.is_ok(),
         capacity_error: fits.as_ref().err().map(|e| e.message.clone()),
         clue_bytes,
@@ -564,7 +623,8 @@ fn info(a: &InfoArgs) -> i32 {
                 .join(" ")
         };
         // A saturated byte count (2^64 or more) takes at least that long.
-        let time = |bytes: u64, seconds: f64| {
+        let time = |bytes: u64, seconds: Option<f64>| {
+            let seconds = seconds.unwrap_or_else(|| wire::wire_seconds(bytes, j.baud));
             let at_least = if bytes == u64::MAX { "more than " } else { "" };
             format!("{at_least}{}", report::human_seconds(seconds))
         };
@@ -628,17 +688,35 @@ fn encode(a: &EncodeArgs) -> i32 {
             return exit::ERROR;
         }
     };
-    if puzzle.width().max(puzzle.height()) > 64 {
-        eprintln!("refused: {file}: protocol v1 describes lines of at most 64 cells, even with --force");
-        return exit::OVER_CAPACITY;
-    }
-    if let Err(over) = wire::check_capacity(&puzzle) {
-        if !a.force {
-            eprintln!("refused: {over} (use --force to encode anyway)");
-            return exit::OVER_CAPACITY;
+    let bytes = match a.engine {
+        EncodeEngine::Dnf => {
+            if puzzle.width().max(puzzle.height()) > 64 {
+                eprintln!(
+                    "refused: {file}: protocol v1 describes lines of at most 64 cells, even with --force"
+                );
+                return exit::OVER_CAPACITY;
+            }
+            if let Err(over) = wire::check_capacity(&puzzle) {
+                if !a.force {
+                    eprintln!("refused: {over} (use --force to encode anyway, or --engine clues)");
+                    return exit::OVER_CAPACITY;
+                }
+            }
+            wire::encode(&puzzle, a.every_cell)
         }
-    }
-    let bytes = wire::encode(&puzzle, a.every_cell);
+        EncodeEngine::Clues => {
+            use nonogram_hdl::clue::clue_model::{CLUE_STORE_BLOCKS, MAX_SIDE};
+            if a.every_cell {
+                eprintln!("warning: --every-cell is for the DNF engine's options; the clue stream has none");
+            }
+            // No --force here: past the clue engine's size the stream has no encoding.
+            if let Err(over) = wire::check_clue_capacity(&puzzle, MAX_SIDE, CLUE_STORE_BLOCKS) {
+                eprintln!("refused: {over}");
+                return exit::OVER_CAPACITY;
+            }
+            wire::encode_clues(&puzzle, wire::budget_units(a.budget), a.first)
+        }
+    };
     let result = if a.output.as_os_str() == "-" {
         use std::io::Write;
         std::io::stdout().write_all(&bytes)

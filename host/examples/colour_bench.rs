@@ -1,0 +1,149 @@
+//! The colour solver on random colour puzzles: N pictures (seeded), each
+//! 5 to 30 a side, 2 to 4 inks, a background share between 30 % and 70 %,
+//! their clues solved with a time cap; prints the outcomes and the times.
+//! With a folder as the fourth argument, each puzzle is also written there
+//! as webpbn XML, for other solvers (`pbnsolve -u FILE`).
+//!
+//! ```sh
+//! cargo run --release -p nonohost --example colour_bench -- 200 1 20 [DIR]
+//! ```
+//! (count, seed, seconds a puzzle.)
+
+use nonohost::colour::search::solve;
+use nonohost::colour::{clue_of_line, Colour, ColourPuzzle, Hint, Rule};
+use nonohost::solver::Budget;
+use std::time::{Duration, Instant};
+
+const INKS: [(&str, char, [u8; 3]); 4] = [
+    ("red", 'r', [255, 0, 0]),
+    ("green", 'g', [0, 170, 0]),
+    ("blue", 'b', [0, 0, 255]),
+    ("yellow", 'y', [255, 255, 0]),
+];
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let count: usize = a.get(1).map_or(200, |x| x.parse().expect("a count"));
+    let mut seed: u64 = a.get(2).map_or(1, |x| x.parse().expect("a seed")) | 1;
+    let cap: f64 = a.get(3).map_or(20.0, |x| x.parse().expect("seconds"));
+    let out = a.get(4).map(std::path::PathBuf::from);
+    if let Some(dir) = &out {
+        std::fs::create_dir_all(dir).expect("the output folder");
+    }
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut unique, mut several, mut none, mut gave_up) = (0, 0, 0, 0);
+    let mut times = Vec::new();
+    for i in 0..count {
+        let h = 5 + (next() % 26) as usize;
+        let w = 5 + (next() % 26) as usize;
+        let inks = 2 + (next() % 3) as usize;
+        let background = 30 + next() % 41;
+        let grid: Vec<u8> = (0..h * w)
+            .map(|_| {
+                if next() % 100 < background {
+                    0
+                } else {
+                    1 + (next() % inks as u64) as u8
+                }
+            })
+            .collect();
+        let p = puzzle(h, w, inks, &grid);
+        if let Some(dir) = &out {
+            std::fs::write(dir.join(format!("c{i:04}.xml")), xml(&p)).expect("write");
+        }
+        let start = Instant::now();
+        let budget = Budget {
+            deadline: Some(start + Duration::from_secs_f64(cap)),
+            ..Budget::default()
+        };
+        let found = solve(&p, 2, &budget);
+        let t = start.elapsed().as_secs_f64();
+        times.push((t, i, h, w, inks));
+        match (found.count, found.gave_up) {
+            (_, true) => gave_up += 1,
+            (0, _) => none += 1,
+            (1, _) => unique += 1,
+            _ => several += 1,
+        }
+        for s in found.first.iter().chain(&found.second) {
+            assert!(
+                p.check_solution(s).is_ok(),
+                "puzzle {i}: a solution breaks the clues"
+            );
+        }
+    }
+    times.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let total: f64 = times.iter().map(|t| t.0).sum();
+    println!(
+        "{count} random colour puzzles: {unique} unique, {several} several, {none} none, {gave_up} gave up (cap {cap} s)"
+    );
+    println!(
+        "time: {total:.2} s in all, median {:.4} s, max {:.2} s",
+        times[times.len() / 2].0,
+        times[0].0
+    );
+    for (t, i, h, w, inks) in times.iter().take(5) {
+        println!("  #{i}: {w}x{h}, {inks} inks, {t:.2} s");
+    }
+}
+
+fn puzzle(h: usize, w: usize, inks: usize, grid: &[u8]) -> ColourPuzzle {
+    let colours = 1 + inks;
+    let line = |cells: Vec<u8>| -> Vec<Hint> { clue_of_line(Rule::Blocks, colours, &cells) };
+    let mut palette = vec![Colour {
+        name: "white".into(),
+        ch: '.',
+        rgb: Some([255, 255, 255]),
+    }];
+    palette.extend(INKS[..inks].iter().map(|(name, ch, rgb)| Colour {
+        name: name.to_string(),
+        ch: *ch,
+        rgb: Some(*rgb),
+    }));
+    ColourPuzzle {
+        name: "random".into(),
+        title: None,
+        rule: Rule::Blocks,
+        colours: palette,
+        rows: (0..h).map(|r| line(grid[r * w..(r + 1) * w].to_vec())).collect(),
+        columns: (0..w)
+            .map(|c| line((0..h).map(|r| grid[r * w + c]).collect()))
+            .collect(),
+        lines: vec![0; h + w],
+        goal: Some((grid.to_vec(), 0)),
+    }
+}
+
+/// The puzzle as webpbn XML, every count with its colour.
+fn xml(p: &ColourPuzzle) -> String {
+    let mut s =
+        String::from("<?xml version=\"1.0\"?>\n<puzzleset><puzzle type=\"grid\" defaultcolor=\"black\">\n");
+    for c in &p.colours {
+        let [r, g, b] = c.rgb.unwrap_or([0, 0, 0]);
+        s.push_str(&format!(
+            "<color name=\"{}\" char=\"{}\">{r:02x}{g:02x}{b:02x}</color>\n",
+            c.name, c.ch
+        ));
+    }
+    for (kind, lines) in [("columns", &p.columns), ("rows", &p.rows)] {
+        s.push_str(&format!("<clues type=\"{kind}\">\n"));
+        for l in lines {
+            s.push_str("<line>");
+            for h in l {
+                s.push_str(&format!(
+                    "<count color=\"{}\">{}</count>",
+                    p.colours[h.colour as usize].name, h.len
+                ));
+            }
+            s.push_str("</line>\n");
+        }
+        s.push_str("</clues>\n");
+    }
+    s.push_str("</puzzle></puzzleset>\n");
+    s
+}
