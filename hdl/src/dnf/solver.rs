@@ -138,6 +138,10 @@ pub struct Solver {
     // copies' write ports are a 2-input choice from registers).
     u_write: DFF<Bit>,
     clearing: DFF<Bit>,
+    // High exactly while `state` is Run (a flag of its own: the cycle that
+    // decides then reads three registers, not the state's encoding; with
+    // the compare, the decision missed 100 MHz at some nextpnr seeds).
+    running: DFF<Bit>,
     phase_began: DFF<Bit>,
     in_flight: DFF<Bit>,
     top_known_q: DFF<Bits<MAX_LINE>>,
@@ -154,7 +158,8 @@ pub struct Solver {
     pick_index: Signal<Local, Bits<5>>,
     fetch: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
-    active: Signal<Local, Bit>,
+    // Running, with nothing in flight and the writer idle: the phase is over.
+    phase_over: Signal<Local, Bit>,
     next_dirty: Signal<Local, Bits<MAX_LINE>>,
     next_any: Signal<Local, Bit>,
     copy_known: Signal<Local, Bits<MAX_LINE>>,
@@ -233,6 +238,7 @@ impl Default for Solver {
             u_empty: Default::default(),
             u_write: Default::default(),
             clearing: Default::default(),
+            running: Default::default(),
             phase_began: Default::default(),
             in_flight: Default::default(),
             top_known_q: Default::default(),
@@ -248,7 +254,7 @@ impl Default for Solver {
             pick_index: Default::default(),
             fetch: Default::default(),
             take: Default::default(),
-            active: Default::default(),
+            phase_over: Default::default(),
             next_dirty: Default::default(),
             next_any: Default::default(),
             copy_known: Default::default(),
@@ -304,6 +310,7 @@ impl Logic for Solver {
             u_empty,
             u_write,
             clearing,
+            running,
             phase_began,
             in_flight,
             top_known_q,
@@ -497,7 +504,7 @@ impl Logic for Solver {
         // whether the phase is still going: a decision from two registers.
         self.in_flight.d.next =
             (self.picked.q.val() | self.fetched.q.val() | self.filter.busy.val()) & !self.filter.flush.val();
-        self.active.next = self.in_flight.q.val() | self.writer.busy.val();
+        self.phase_over.next = self.running.q.val() & !self.in_flight.q.val() & !self.writer.busy.val();
         self.next_dirty.next = self.dirty_rows.q.val();
         self.next_any.next = self.rows_dirty.q.val();
         if self.row_phase.q.val() {
@@ -556,25 +563,7 @@ impl Logic for Solver {
                 }
             }
             SolveState::Idle => {}
-            SolveState::Run => {
-                // The cycle that decides does only what the next cycle needs
-                // (a wider decision here held the DNF bitstream to 88 MHz);
-                // the rest follows in the cycle after (`phase_began`, Finish).
-                if !self.active.val() {
-                    if self.contradiction.q.val() | !self.next_any.val() {
-                        // Row 0 for the reply.
-                        self.fetched_index.d.next = 0.into();
-                        self.state.d.next = SolveState::Finish;
-                    } else {
-                        self.row_phase.d.next = !self.row_phase.q.val();
-                        self.pick.d.next = self.next_lowest.lowest.val();
-                        self.picked.d.next = true;
-                        self.todo.d.next = self.next_dirty.val() & !self.next_lowest.lowest.val();
-                        self.phase_began.d.next = true;
-                        self.in_flight.d.next = true;
-                    }
-                }
-            }
+            SolveState::Run => {}
             SolveState::Finish => {
                 self.outcome_q.d.next = self.stalled.val();
                 if (self.full_rows.q.val() & self.column_cells.q.val()) == self.column_cells.q.val() {
@@ -594,6 +583,25 @@ impl Logic for Solver {
             }
             _ => {
                 self.state.d.next = SolveState::Idle;
+            }
+        }
+        // Run: the cycle that decides does only what the next cycle needs
+        // (a wider decision here held the DNF bitstream to 88 MHz); the rest
+        // follows in the cycle after (`phase_began`, Finish). Outside the
+        // match: `running` is the state, and the decision waits on no compare.
+        if self.phase_over.val() {
+            if self.contradiction.q.val() | !self.next_any.val() {
+                // Row 0 for the reply.
+                self.fetched_index.d.next = 0.into();
+                self.state.d.next = SolveState::Finish;
+                self.running.d.next = false;
+            } else {
+                self.row_phase.d.next = !self.row_phase.q.val();
+                self.pick.d.next = self.next_lowest.lowest.val();
+                self.picked.d.next = true;
+                self.todo.d.next = self.next_dirty.val() & !self.next_lowest.lowest.val();
+                self.phase_began.d.next = true;
+                self.in_flight.d.next = true;
             }
         }
         if (self.state.q.val() == SolveState::Finish) | (self.state.q.val() == SolveState::Done) {
@@ -624,9 +632,11 @@ impl Logic for Solver {
             self.cycles_q.d.next = 0.into();
             self.passes_q.d.next = 1.into();
             self.state.d.next = SolveState::Run;
+            self.running.d.next = true;
         }
         if self.abort.val() {
             self.state.d.next = SolveState::Clear;
+            self.running.d.next = false;
             self.clearing.d.next = true;
             // Out of a solve, the table and copies read row 0 (the first
             // line a solve fetches): the fetched index, the rows' phase.
