@@ -7,7 +7,9 @@ use nonogram_hdl::link::protocol::status::{detail, outcome};
 use nonogram_sim::{Faults, SimBoard, QUIET_BEFORE_IDLE};
 use nonohost::link::{self, LinkConfig};
 use nonohost::puzzle::Puzzle;
-use nonohost::report::{self, Report, SendOptions, Status};
+use nonohost::report::{Report, Status};
+use nonohost::send::{self, SendOptions};
+use nonohost::software;
 use nonohost::wire;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -32,7 +34,7 @@ fn send(board: &SimBoard, puzzle: &Puzzle) -> Report {
     let allowance = nonogram_sim::reply_allowance(wire::wire_bytes(puzzle, false), 0);
     let mut o = options(Some(allowance));
     o.engine = Some(Engine::Dnf);
-    report::send_board(puzzle, port, &o)
+    send::send_board(puzzle, port, &o)
 }
 
 fn examples() -> Vec<Puzzle> {
@@ -52,7 +54,7 @@ fn examples() -> Vec<Puzzle> {
 fn every_example_is_answered_like_the_software_solver() {
     let board = SimBoard::spawn(Faults::default()).unwrap();
     for puzzle in examples() {
-        let software = report::solve_in_software(&puzzle, &Default::default());
+        let software = software::solve_in_software(&puzzle, &Default::default());
         let hardware = send(&board, &puzzle);
         assert_eq!(
             hardware.status, software.status,
@@ -132,7 +134,7 @@ fn a_silent_board_is_a_timeout_not_a_hang() {
     let puzzle = Puzzle::from_clues("x", vec![vec![1]], vec![vec![1]]);
     let port = link::open_port(board.path(), 9600).unwrap();
     let start = Instant::now();
-    let r = report::send_board(&puzzle, port, &options(Some(Duration::from_millis(500))));
+    let r = send::send_board(&puzzle, port, &options(Some(Duration::from_millis(500))));
     assert_eq!(r.status, Status::Error);
     assert!(r.error.unwrap().contains("did not answer"));
     assert!(start.elapsed() < Duration::from_secs(10));
@@ -187,7 +189,7 @@ fn garbage_truncated_and_corrupted_streams_then_a_good_board() {
         (outcome::MALFORMED, detail::WRONG_LINE)
     );
     // And the next good board is solved.
-    let r = report::send_board(&good, port, &options(Some(Duration::from_secs(20))));
+    let r = send::send_board(&good, port, &options(Some(Duration::from_secs(20))));
     assert_eq!(r.status, Status::Solved, "{:?}", r.error);
 }
 
@@ -248,7 +250,7 @@ fn random_puzzles_agree_with_the_model_cell_for_cell() {
         )));
         o.no_finish = true;
         o.engine = Some(Engine::Dnf);
-        let r = report::send_board(&puzzle, port, &o);
+        let r = send::send_board(&puzzle, port, &o);
         assert_eq!(r.cells, verdict.cells, "{h}x{w}:\n{}", puzzle.to_board_txt());
         assert_eq!(r.cycles, Some(verdict.cycles as u32));
         *seen.entry(verdict.outcome).or_insert(0) += 1;
@@ -488,7 +490,7 @@ fn send_auto(board: &SimBoard, puzzle: &Puzzle) -> Report {
     let allowance = nonogram_sim::reply_allowance(wire::clue_bytes(puzzle), cycles);
     let mut o = options(Some(allowance));
     o.budget = budget;
-    report::send_board(puzzle, port, &o)
+    send::send_board(puzzle, port, &o)
 }
 
 /// Sends `puzzle` to the simulated board's clue engine.
@@ -498,14 +500,14 @@ fn send_to_clue_board(board: &SimBoard, puzzle: &Puzzle) -> Report {
     let allowance = nonogram_sim::reply_allowance(wire::clue_bytes(puzzle), cycles);
     let mut o = options(Some(allowance));
     o.engine = Some(Engine::Clues);
-    report::send_board(puzzle, port, &o)
+    send::send_board(puzzle, port, &o)
 }
 
 #[test]
 fn the_clue_engines_board_answers_every_example_like_the_software_solver() {
     let board = SimBoard::spawn_engine(nonogram_sim::Engine::Clues, Faults::default()).unwrap();
     for puzzle in examples() {
-        let software = report::solve_in_software(&puzzle, &Default::default());
+        let software = software::solve_in_software(&puzzle, &Default::default());
         let hardware = send_to_clue_board(&board, &puzzle);
         assert_eq!(hardware.engine.as_deref(), Some("clues"), "{}", puzzle.name);
         assert_eq!(
@@ -571,7 +573,7 @@ fn the_clue_board_searches_what_line_logic_cannot_finish() {
         }
     }
     for puzzle in puzzles {
-        let software = report::solve_in_software(&puzzle, &Default::default());
+        let software = software::solve_in_software(&puzzle, &Default::default());
         let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
         let mut options = options(None);
         options.budget = 10;
@@ -580,7 +582,7 @@ fn the_clue_board_searches_what_line_logic_cannot_finish() {
             wire::clue_bytes(&puzzle),
             verdict.cycles,
         ));
-        let r = report::send_board(&puzzle, port, &options);
+        let r = send::send_board(&puzzle, port, &options);
         let name = &puzzle.name;
         assert_eq!(r.status, software.status, "{name}: {:?}", r.error);
         assert_eq!(r.solved_by.as_deref(), Some("board"), "{name}");
@@ -622,7 +624,7 @@ fn boards_over_the_dnf_engines_reach_are_solved_by_the_clue_engine() {
             "over the DNF engine"
         );
         let hardware = send_to_clue_board(&board, &puzzle);
-        let software = report::solve_in_software(&puzzle, &Default::default());
+        let software = software::solve_in_software(&puzzle, &Default::default());
         assert_eq!(
             hardware.status, software.status,
             "{}: {:?}",

@@ -345,7 +345,7 @@ fn json_is_one_object_for_every_subcommand() {
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
         j["error"],
-        "usage: the following required arguments were not provided: <FILE>"
+        "usage: the following required arguments were not provided: <FILE>..."
     );
     let o = nonohost(&["solve", "--json", "--bogus", &four]);
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -875,4 +875,41 @@ fn refusals_say_what_would_take_the_puzzle() {
         "{}",
         stderr(&o)
     );
+}
+
+/// `send` takes many files: each goes to the one simulated board in turn
+/// (which switches engines as each puzzle needs), a file that fails to load
+/// is reported and the rest still go, and a table sums them up. The exit
+/// code is the highest of the puzzles'.
+#[test]
+fn send_takes_many_files_on_one_link() {
+    let o = nonohost(&[
+        "send",
+        "--sim",
+        "--quiet",
+        &example("4x4.txt"),
+        "/no/such.non",
+        &example("heart6x7.txt"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("solved by the board").count(), 2, "{out}");
+    assert!(stderr(&o).contains("/no/such.non"), "{}", stderr(&o));
+    assert!(out.contains("3 puzzles: 2 solved, 1 other"), "{out}");
+    // One simulated board served both: its figures are printed once.
+    assert_eq!(out.matches("simulated board (").count(), 1, "{out}");
+    let o = nonohost(&[
+        "send",
+        "--sim",
+        "--json",
+        &example("4x4.txt"),
+        &example("heart6x7.txt"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|j| j["status"] == "solved"));
 }

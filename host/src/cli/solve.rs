@@ -6,7 +6,7 @@ use super::{print_report, FormatArg, SearchArgs};
 use crate::colour::picture::{terminal_has_truecolour, write_files, Grid};
 use crate::colour::report::{solve_colour, ColourReport};
 use crate::puzzle::{load_any, AnyPuzzle, Format};
-use crate::report::{self, exit, human_seconds, Report, Status};
+use crate::report::{exit, human_seconds, Report, Status};
 use clap::Args;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -48,7 +48,7 @@ pub struct SolveArgs {
 }
 
 /// One line of the summary table.
-struct Row {
+pub(super) struct Row {
     name: String,
     size: String,
     outcome: String,
@@ -85,7 +85,7 @@ pub fn run(a: &SolveArgs) -> i32 {
             let start = Instant::now();
             let (code, solved) = match puzzle {
                 AnyPuzzle::Mono(p) => {
-                    let report = report::solve_in_software(p, &options);
+                    let report = crate::software::solve_in_software(p, &options);
                     (print_report(&report, a.json), Solved::Mono(report))
                 }
                 AnyPuzzle::Colour(p) => {
@@ -116,13 +116,13 @@ pub fn run(a: &SolveArgs) -> i32 {
 }
 
 /// A solved puzzle of either kind.
-enum Solved {
+pub(super) enum Solved {
     Mono(Report),
     Colour(ColourReport),
 }
 
 impl Solved {
-    fn row(&self, seconds: f64) -> Row {
+    pub(super) fn row(&self, seconds: f64) -> Row {
         let (name, title, w, h, status, unique, goal) = match self {
             Solved::Mono(r) => (
                 &r.file,
@@ -238,7 +238,7 @@ fn numbered_path(path: &Path, n: usize) -> PathBuf {
 }
 
 /// The summary of a batch: one line per puzzle, then the totals.
-fn table(rows: &[Row]) -> String {
+pub(super) fn table(rows: &[Row]) -> String {
     let name_width = rows
         .iter()
         .map(|r| r.name.chars().count())

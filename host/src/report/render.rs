@@ -1,0 +1,202 @@
+//! Pictures of a board in the terminal: the grid with its clues, or, when
+//! that does not fit, half blocks; and the figures in words.
+
+use crate::puzzle::{clue_text, Puzzle};
+
+/// A count and its noun, singular or plural: "1 pass", "2 passes".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A puzzle's size in sentences: "7 columns x 6 rows", "1 column x 1 row".
+pub fn size_text(width: usize, height: usize) -> String {
+    format!(
+        "{} x {}",
+        plural(width as u64, "column", "columns"),
+        plural(height as u64, "row", "rows")
+    )
+}
+
+/// Cells as one string per row.
+pub(super) fn rows_text(cells: &[Option<bool>], width: usize) -> Vec<String> {
+    cells
+        .chunks(width.max(1))
+        .map(|row| row.iter().map(|c| cell_char(*c)).collect())
+        .collect()
+}
+
+fn cell_char(c: Option<bool>) -> char {
+    match c {
+        Some(true) => '#',
+        Some(false) => '.',
+        None => '?',
+    }
+}
+
+/// Seconds as "12.3 µs", "4.56 ms", "2.31 s", "7.5 minutes", "5.2 hours",
+/// "3.1 days", "41 years", "6.1e8 years".
+pub fn human_seconds(t: f64) -> String {
+    const MINUTE: f64 = 60.0;
+    const HOUR: f64 = 60.0 * MINUTE;
+    const DAY: f64 = 24.0 * HOUR;
+    const YEAR: f64 = 365.25 * DAY;
+    if t < 1e-3 {
+        format!("{:.1} µs", t * 1e6)
+    } else if t < 1.0 {
+        format!("{:.2} ms", t * 1e3)
+    } else if t < 2.0 * MINUTE {
+        format!("{t:.2} s")
+    } else if t < 2.0 * HOUR {
+        format!("{:.1} minutes", t / MINUTE)
+    } else if t < 2.0 * DAY {
+        format!("{:.1} hours", t / HOUR)
+    } else if t < YEAR {
+        format!("{:.1} days", t / DAY)
+    } else if t < 1e4 * YEAR {
+        format!("{:.0} years", t / YEAR)
+    } else {
+        format!("{:.1e} years", t / YEAR)
+    }
+}
+
+/// The grid with row clues on the left and column clues stacked on top;
+/// `mark` may show a cell (by row-major index) as another character.
+pub fn render(puzzle: &Puzzle, cells: &[Option<bool>], mark: impl Fn(usize) -> Option<char>) -> String {
+    let (w, h) = (puzzle.width(), puzzle.height());
+    let cw = puzzle
+        .columns
+        .iter()
+        .flatten()
+        .map(|n| n.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let row_text: Vec<String> = puzzle.rows.iter().map(|c| clue_text(c, " ")).collect();
+    let rw = row_text.iter().map(|t| t.len()).max().unwrap_or(1);
+    let depth = puzzle.columns.iter().map(|c| c.len().max(1)).max().unwrap_or(1);
+    let mut s = String::new();
+    for level in 0..depth {
+        s.push_str(&" ".repeat(rw + 1));
+        for c in 0..w {
+            let clue = &puzzle.columns[c];
+            let numbers: Vec<String> = if clue.is_empty() {
+                vec!["0".into()]
+            } else {
+                clue.iter().map(|n| n.to_string()).collect()
+            };
+            let pad = depth - numbers.len();
+            let text = if level >= pad {
+                numbers[level - pad].as_str()
+            } else {
+                ""
+            };
+            s.push_str(&format!(" {text:>cw$}"));
+        }
+        s.push('\n');
+    }
+    for r in 0..h {
+        s.push_str(&format!("{:>rw$} ", row_text[r]));
+        for c in 0..w {
+            let ch = cells.get(r * w + c).copied().flatten();
+            let ch = mark(r * w + c).unwrap_or(cell_char(ch));
+            s.push_str(&format!(" {ch:>cw$}"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The columns of the terminal on stdout; `None` when stdout is not a
+/// terminal (a pipe or a file gets the whole picture).
+fn terminal_columns() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    // SAFETY: TIOCGWINSZ fills a winsize; a failure leaves it zero.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    let from_env = || std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+    (ok && size.ws_col > 0)
+        .then_some(size.ws_col as usize)
+        .or_else(from_env)
+}
+
+/// [`render`] when it fits the terminal; else the picture alone, two rows
+/// to a character in half blocks; else a pointer to the picture files.
+pub(super) fn render_to_fit(
+    puzzle: &Puzzle,
+    cells: &[Option<bool>],
+    mark: impl Fn(usize) -> Option<char>,
+) -> String {
+    let full = render(puzzle, cells, mark);
+    let Some(columns) = terminal_columns() else {
+        return full;
+    };
+    if full.lines().all(|l| l.chars().count() <= columns) {
+        return full;
+    }
+    let (w, h) = (puzzle.width(), puzzle.height());
+    if w > columns {
+        return format!(
+            "(the picture is {w} cells wide, wider than this terminal's {columns} columns: see --png, --svg or --json)\n"
+        );
+    }
+    half_blocks(cells, w, h)
+        + &format!(
+            "(half blocks, two rows a character, without the clues, to fit {columns} columns; ░ undecided)\n"
+        )
+}
+
+/// The picture two rows to a character: █ both filled, ▀ the top, ▄ the
+/// bottom, ░ either undecided.
+fn half_blocks(cells: &[Option<bool>], w: usize, h: usize) -> String {
+    let mut s = String::new();
+    for r in (0..h).step_by(2) {
+        for c in 0..w {
+            let top = cells[r * w + c];
+            let bottom = if r + 1 < h {
+                cells[(r + 1) * w + c]
+            } else {
+                Some(false)
+            };
+            s.push(match (top, bottom) {
+                (None, _) | (_, None) => '░',
+                (Some(true), Some(true)) => '█',
+                (Some(true), Some(false)) => '▀',
+                (Some(false), Some(true)) => '▄',
+                (Some(false), Some(false)) => ' ',
+            });
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Status;
+    use crate::software::{solve_in_software, SearchOptions};
+
+    #[test]
+    fn half_blocks_draw_two_rows_a_character() {
+        let cells = [Some(true), Some(false), None, Some(true), Some(true), Some(false)];
+        // 2 columns x 3 rows: rows (#.) (?#) (#.).
+        assert_eq!(half_blocks(&cells, 2, 3), "░▄\n▀ \n");
+    }
+
+    #[test]
+    fn renders_clues_around_the_picture() {
+        let p = Puzzle::from_clues(
+            "t",
+            vec![vec![2], vec![1, 1], vec![3], vec![1]],
+            vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
+        );
+        let r = solve_in_software(&p, &SearchOptions::default());
+        assert_eq!(r.status, Status::Solved);
+        let text = render(&p, &r.cells, |_| None);
+        let expected = "       1 1  \n     1 1 1 3\n  2  . # # .\n1 1  # . . #\n  3  . # # #\n  1  . . . #\n";
+        assert_eq!(text, expected, "\n{text}");
+    }
+}
