@@ -8,6 +8,11 @@
 //! cargo run --release -p nonohost --example set_slice -- ../shared/tournament/icga2016.txt 60 $(seq 401 500)
 //! MODEL=1 cargo run --release -p nonohost --example set_slice -- ../shared/tournament/icga2016.txt 60 $(seq 401 500)
 //! ```
+//!
+//! `SPEEDUPS` prices unbuilt speed-ups in the model (`clue_model::Speedups`),
+//! a comma-separated list of `finder`, `writes`, `passes`, and `values` or
+//! `cells` (two probes at once). With `MODEL=1` each puzzle's figures go to
+//! stderr, and the totals add nodes, visits and cycles per visit.
 use nonohost::solver::{Budget, Solver};
 use std::time::{Duration, Instant};
 fn main() {
@@ -17,11 +22,28 @@ fn main() {
     let picks: Vec<usize> = a[3..].iter().map(|x| x.parse().unwrap()).collect();
     let mut total = 0.0;
     let mut all = vec![];
+    let speedups = std::env::var("SPEEDUPS").unwrap_or_default();
+    let has = |s: &str| speedups.split(',').any(|x| x == s);
+    use nonogram_hdl::clue::clue_model::{Pairs, Speedups};
+    let speedups = Speedups {
+        finder: has("finder"),
+        fast_writes: has("writes"),
+        both_passes: has("passes"),
+        pairs: if has("cells") {
+            Pairs::Cells
+        } else if has("values") {
+            Pairs::Values
+        } else {
+            Pairs::None
+        },
+    };
+    // Nodes, visits, all cycles, line logic's cycles.
+    let mut sums = [0u64; 4];
     for n in picks {
         let p = &set[n - 1];
         if std::env::var("MODEL").is_ok() {
-            use nonogram_hdl::clue::clue_model::{run, Mode};
-            let v = run(
+            use nonogram_hdl::clue::clue_model::{run_priced, Mode};
+            let (v, line_cycles) = run_priced(
                 &p.rows,
                 &p.columns,
                 Mode {
@@ -29,7 +51,15 @@ fn main() {
                     first: true,
                     probe: true,
                 },
+                speedups,
             );
+            eprintln!(
+                "#{n} outcome {} nodes {} visits {} cycles {} line_cycles {line_cycles}",
+                v.outcome, v.nodes, v.visits, v.cycles
+            );
+            for (s, x) in sums.iter_mut().zip([v.nodes, v.visits, v.cycles, line_cycles]) {
+                *s += x;
+            }
             let dt = v.cycles as f64 / 1e8;
             total += dt;
             all.push((
@@ -57,6 +87,15 @@ fn main() {
         "total {total:.2} s over {} puzzles, {capped} capped; slowest:",
         all.len()
     );
+    if sums[1] > 0 {
+        println!(
+            "{speedups:?}: {} nodes, {} visits, {:.1} cycles a visit in line logic, {:.1} all told",
+            sums[0],
+            sums[1],
+            sums[3] as f64 / sums[1] as f64,
+            sums[2] as f64 / sums[1] as f64
+        );
+    }
     for (dt, n, nodes, cap) in all.iter().take(10) {
         println!(
             "  #{n}: {dt:.2} s, {nodes} nodes{}",

@@ -21,6 +21,18 @@
 //!
 //! Staleness is kept per line, as registers (128 bits) can, not per cell:
 //! priced against per-cell staleness by `host/examples/probe_plan.rs`.
+//!
+//! Two line solvers ([`Pairs`], priced only: the same probes, fixes and
+//! branches as with one), each with its own view of the board and trail:
+//! * `Values`: a cell's two probes run at once and cost the slower one's
+//!   cycles (a solution found by the filled probe ends both).
+//! * `Cells`: two candidate cells, each probed both ways on its own solver,
+//!   from the same board. A cell that neither forces nor stops waits for the
+//!   next candidate, and the pair costs the slower cell's cycles. A cell
+//!   that forces a value (or stops probing) aborts its partner, which is
+//!   probed again after the fix (so it pairs with the candidate after it);
+//!   it costs its own cycles. The partner of a waiting cell saw the same
+//!   board, so its results stand, forced or not.
 
 use super::search::{Board, Stop};
 use super::*;
@@ -63,6 +75,8 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
         let round = std::mem::replace(&mut b.changed, vec![false; rows + columns]);
         let mut best: Option<(usize, usize, usize, bool)> = None;
         let mut fixed_any = false;
+        // Pairs::Cells: the cycles of a probed cell waiting for a partner.
+        let mut waiting: Option<u64> = None;
         for r in 0..rows {
             let mut from = 0;
             loop {
@@ -76,17 +90,33 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                     return End::OverBudget;
                 }
                 b.verdict.probes += 1;
+                let start = b.verdict.cycles;
                 let filled = probe(b, r, c, true, first);
-                if matches!(filled, Probe::Solution) {
-                    return End::Found;
-                }
-                let empty = probe(b, r, c, false, first);
-                if matches!(empty, Probe::Solution) {
-                    return End::Found;
-                }
+                let halfway = b.verdict.cycles;
+                // A solution found by the filled probe: no empty probe.
+                let empty = match filled {
+                    Probe::Solution => None,
+                    _ => Some(probe(b, r, c, false, first)),
+                };
+                let cell = b.verdict.cycles - start;
+                let partner = waiting.take();
+                let saved = overlap(
+                    b.speedups.pairs,
+                    empty.is_some().then_some(halfway - start),
+                    cell,
+                    partner,
+                );
+                b.verdict.cycles -= saved;
+                let empty = match empty {
+                    None | Some(Probe::Solution) => return End::Found,
+                    Some(empty) => empty,
+                };
                 b.verdict.cycles += DECIDE_CYCLES;
                 let forced = match (filled, empty) {
                     (Probe::Fixed(n1), Probe::Fixed(n0)) => {
+                        if b.speedups.pairs == Pairs::Cells && partner.is_none() {
+                            waiting = Some(cell);
+                        }
                         let score = n1.min(n0);
                         if best.is_none_or(|(s, ..)| score > s) {
                             best = Some((score, r, c, n1 >= n0));
@@ -122,6 +152,18 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
             }
         }
         unreachable!("probing runs on a board with an unknown cell");
+    }
+}
+
+/// Cycles that two line solvers save on a cell's probes, which took `cell`
+/// cycles on one, the filled probe `filled` of them (`None`: it found a
+/// solution and no empty probe ran); `partner`: the cycles of the cell
+/// probed beside it ([`Pairs::Cells`]).
+fn overlap(pairs: Pairs, filled: Option<u64>, cell: u64, partner: Option<u64>) -> u64 {
+    match pairs {
+        Pairs::None => 0,
+        Pairs::Values => filled.map_or(0, |f| f.min(cell - f)),
+        Pairs::Cells => partner.map_or(0, |p| p.min(cell)),
     }
 }
 

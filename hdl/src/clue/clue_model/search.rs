@@ -53,10 +53,19 @@ pub(super) struct Board<'a> {
     /// probing round began: the next round probes their cells.
     pub changed: Vec<bool>,
     pub verdict: ClueVerdict,
+    pub speedups: Speedups,
+    /// Cycles spent seeking and visiting lines.
+    pub line_cycles: u64,
 }
 
 impl<'a> Board<'a> {
-    fn new(rows: usize, columns: usize, clues: &'a [Vec<usize>], verdict: ClueVerdict) -> Board<'a> {
+    fn new(
+        rows: usize,
+        columns: usize,
+        clues: &'a [Vec<usize>],
+        speedups: Speedups,
+        verdict: ClueVerdict,
+    ) -> Board<'a> {
         Board {
             rows,
             columns,
@@ -70,6 +79,8 @@ impl<'a> Board<'a> {
             searching: false,
             changed: vec![true; rows + columns],
             verdict,
+            speedups,
+            line_cycles: 0,
         }
     }
 
@@ -110,7 +121,7 @@ impl<'a> Board<'a> {
         let e = self.trail.pop().expect("an entry on the trail");
         self.known[e.row * self.columns + e.column] = false;
         self.known_count -= 1;
-        self.verdict.cycles += UNDO_CYCLES;
+        self.verdict.cycles += self.write_cycles();
         e
     }
 
@@ -128,12 +139,36 @@ impl<'a> Board<'a> {
         self.dirty.iter_mut().for_each(|d| *d = false);
     }
 
+    /// Cycles to write or undo one cell: [`UNDO_CYCLES`], the crossing
+    /// copy's and the trail's writes (3), or 2 with fast writes.
+    fn write_cycles(&self) -> u64 {
+        if self.speedups.fast_writes {
+            2
+        } else {
+            UNDO_CYCLES
+        }
+    }
+
     /// Line logic: the dirty lines in the schedule's order until none is
     /// dirty or a line has no fill.
     pub fn line_logic(&mut self) -> Stop {
+        let before = self.verdict.cycles;
+        let stop = self.line_logic_unpriced();
+        self.line_cycles += self.verdict.cycles - before;
+        stop
+    }
+
+    fn line_logic_unpriced(&mut self) -> Stop {
         let total = self.rows + self.columns;
         loop {
-            self.verdict.cycles += SEEK_CYCLES;
+            // A next-dirty finder pays once for a dirty line (or for
+            // seeing none), and nothing for a clean one.
+            let clean = !self.dirty[self.line] && self.dirty.contains(&true);
+            self.verdict.cycles += match (self.speedups.finder, clean) {
+                (false, _) => SEEK_CYCLES,
+                (true, false) => 1,
+                (true, true) => 0,
+            };
             if self.line == 0 {
                 self.verdict.passes = self.verdict.passes.saturating_add(1);
             }
@@ -158,14 +193,19 @@ impl<'a> Board<'a> {
             }
             self.verdict.visits += 1;
             let result = line_logic::solve_line(length, &self.clues[line], known_word, value_word);
-            let solver_cycles =
-                self.clues[line].len() as u64 + 2 * length as u64 + crate::clue::line_solver::LATENCY;
+            let passes = if self.speedups.both_passes {
+                length as u64 + 1
+            } else {
+                2 * length as u64
+            };
+            let solver_cycles = self.clues[line].len() as u64 + passes + crate::clue::line_solver::LATENCY;
             if !result.feasible() {
                 self.verdict.cycles += solver_cycles + 3; // fetch, load, start: no write-back
                 return Stop::Contradiction(line);
             }
             let fresh = result.known() & !known_word;
-            self.verdict.cycles += solver_cycles + VISIT_CYCLES + 3 * fresh.count_ones() as u64;
+            self.verdict.cycles +=
+                solver_cycles + VISIT_CYCLES + self.write_cycles() * fresh.count_ones() as u64;
             for i in (0..length).filter(|&i| fresh >> i & 1 == 1) {
                 let (row, column) = if line < self.rows {
                     (line, i)
@@ -187,9 +227,10 @@ pub(super) fn solve_board(
     rows: usize,
     columns: usize,
     mode: Mode,
+    speedups: Speedups,
     verdict: ClueVerdict,
-) -> ClueVerdict {
-    let mut b = Board::new(rows, columns, clues, verdict);
+) -> (ClueVerdict, u64) {
+    let mut b = Board::new(rows, columns, clues, speedups, verdict);
     b.verdict.cycles = CLEAR_CYCLES;
     let mut first_solution: Option<Vec<bool>> = None;
     let mut scan_row = 0;
@@ -333,7 +374,7 @@ pub(super) fn solve_board(
         .zip(&b.value)
         .map(|(&k, &v)| k.then_some(v))
         .collect();
-    verdict
+    (verdict, b.line_cycles)
 }
 
 /// Gives up: every cell fixed since the search began is undone.

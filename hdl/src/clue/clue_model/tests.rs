@@ -308,3 +308,40 @@ fn probing_decides_small_boards_like_brute_force() {
     println!("{probed} boards probed; {found_by_probe} first solutions found by a probe");
     assert!(probed > 50 && found_by_probe > 0);
 }
+
+/// Speed-ups are priced only: with a budget that does not run out, every
+/// one finds what the engine as it is finds, with the same visits and
+/// guesses, in no more cycles.
+#[test]
+fn speedups_change_cycles_only() {
+    let mut rng = Rng(0x5eed_5);
+    for trial in 0..300 {
+        let (r, c) = small_board(&mut rng, trial);
+        for (first, probe) in [(true, true), (false, true), (true, false)] {
+            let mode = Mode {
+                budget: 4095,
+                first,
+                probe,
+            };
+            let (v, line_cycles) = run_priced(&r, &c, mode, Speedups::default());
+            assert_eq!(v, run(&r, &c, mode));
+            assert!(line_cycles <= v.cycles);
+            for pairs in [Pairs::None, Pairs::Values, Pairs::Cells] {
+                let speedups = Speedups {
+                    finder: true,
+                    fast_writes: true,
+                    both_passes: true,
+                    pairs,
+                };
+                let (s, _) = run_priced(&r, &c, mode, speedups);
+                let what = format!("rows {r:?} columns {c:?} {mode:?} {speedups:?}");
+                assert!(s.cycles <= v.cycles, "{what}");
+                assert_eq!(
+                    (s.outcome, s.detail, &s.cells, s.visits, s.nodes, s.probes),
+                    (v.outcome, v.detail, &v.cells, v.visits, v.nodes, v.probes),
+                    "{what}"
+                );
+            }
+        }
+    }
+}
