@@ -37,6 +37,10 @@ pub struct LinkConfig {
     /// Give up when the port takes no byte for this long while sending;
     /// `None`: 2 s + 3 × a chunk's wire time.
     pub stall_timeout: Option<Duration>,
+    /// The board behind the port is known to answer QUERY (a simulated
+    /// board): no INFO reply then means it is stopped or gone, not that it
+    /// runs the original design, so the send ends there.
+    pub answers_query: bool,
 }
 
 impl LinkConfig {
@@ -47,6 +51,7 @@ impl LinkConfig {
             reply_timeout: None,
             idle_before: idle_before(baud),
             stall_timeout: None,
+            answers_query: false,
         }
     }
 }
@@ -358,11 +363,17 @@ pub fn send_puzzle(
     exchange(port, &bytes, timeout, config)
 }
 
+/// The longest wait for an INFO reply: the reply timeout set for a board
+/// (a whole solve's, on a slow simulated board) is far more than an INFO
+/// reply needs, and a stopped board would keep the user waiting for it.
+pub const QUERY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Asks the board for its build parameters (an INFO reply).
 pub fn query(port: &mut dyn SerialPort, config: &LinkConfig) -> Result<Reply, LinkError> {
+    let short = reply_timeout(0, 0, 0, config.baud);
     let timeout = config
         .reply_timeout
-        .unwrap_or_else(|| reply_timeout(0, 0, 0, config.baud));
+        .map_or(short, |t| t.min(QUERY_TIMEOUT).max(short));
     let quiet = LinkConfig {
         progress: false,
         ..config.clone()

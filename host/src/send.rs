@@ -73,7 +73,15 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
     report.baud = Some(options.link.baud);
     // Ask the board what it runs and what its flash holds. A board that
     // does not answer QUERY (the original design's) has the DNF engine.
-    let mut info = link::query(port.as_mut(), &options.link).ok();
+    let mut info = match link::query(port.as_mut(), &options.link) {
+        Ok(info) => Some(info),
+        Err(e) if options.link.answers_query => {
+            return report.with_error(format!(
+                "the simulated board did not answer QUERY (is it stopped?): {e}"
+            ))
+        }
+        Err(_) => None,
+    };
     let (running, images) = info.as_ref().map_or((Engine::Dnf, 0), link::running);
     let engine = choose_engine(puzzle, options.engine, running, images);
     report.engine = Some(engine.name().into());

@@ -264,3 +264,35 @@ fn a_missing_port_and_a_busy_port_are_named() {
     assert!(e.to_string().contains("is busy"), "{e}");
     drop(first);
 }
+
+/// A stopped simulated board (`kill -STOP`: a pseudo-terminal nobody
+/// reads): the port takes every byte, so only QUERY's own timeout can tell.
+/// The send ends there with a clear error, not after the whole solve's
+/// allowance (here 120 s; 126 s of waiting before this was fixed).
+#[test]
+fn a_stopped_simulated_board_is_an_error_within_the_query_timeout() {
+    let p = example("random15x15.txt");
+    let (host, _unread_board_end) = pair();
+    let started = std::time::Instant::now();
+    let report = send_board(
+        &p,
+        host,
+        &SendOptions {
+            link: LinkConfig {
+                reply_timeout: Some(Duration::from_secs(120)),
+                answers_query: true,
+                ..quick()
+            },
+            ..SendOptions::default()
+        },
+    );
+    let waited = started.elapsed();
+    assert!(
+        waited < link::QUERY_TIMEOUT + Duration::from_secs(5),
+        "{waited:?}"
+    );
+    assert_eq!(report.status, Status::Error);
+    let error = report.error.unwrap_or_default();
+    assert!(error.contains("did not answer QUERY (is it stopped?)"), "{error}");
+    assert_eq!(report.bytes_sent, None, "nothing but QUERY was sent");
+}

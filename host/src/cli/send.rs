@@ -205,6 +205,8 @@ fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>) -> Report {
         // The simulated board shows the core a silent line only after a
         // longer real-time quiet than a real line needs.
         options.link.idle_before = options.link.idle_before.max(2 * nonogram_sim::QUIET_BEFORE_IDLE);
+        // Every simulated board answers QUERY: silence means it is stopped.
+        options.link.answers_query = true;
         // The host writes into the pseudo-terminal faster than the simulation
         // consumes it: allow for the simulation's pace, not the wire's.
         if options.link.reply_timeout.is_none() {
