@@ -79,6 +79,7 @@ fn main() {
         let f = s.count_solutions(&p.rows, &p.columns, 1);
         let dt = t.elapsed().as_secs_f64();
         total += dt;
+        sums[0] += f.nodes;
         all.push((dt, n, f.nodes, f.gave_up));
     }
     all.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -87,7 +88,9 @@ fn main() {
         "total {total:.2} s over {} puzzles, {capped} capped; slowest:",
         all.len()
     );
-    if sums[1] > 0 {
+    if sums[1] == 0 {
+        println!("software: {} nodes", sums[0]);
+    } else {
         println!(
             "{speedups:?}: {} nodes, {} visits, {:.1} cycles a visit in line logic, {:.1} all told",
             sums[0],
