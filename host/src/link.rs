@@ -536,7 +536,10 @@ pub fn exchange(
         None => {
             let spinner = if config.progress {
                 let spinner = ProgressBar::new_spinner();
-                spinner.set_message("waiting for the board");
+                spinner.set_style(
+                    ProgressStyle::with_template("{spinner} waiting for the board, {elapsed}")
+                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                );
                 spinner.enable_steady_tick(Duration::from_millis(100));
                 spinner
             } else {

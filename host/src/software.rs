@@ -161,7 +161,23 @@ pub(crate) fn finish_by_search(
 pub fn solve_in_software(puzzle: &Puzzle, options: &SearchOptions) -> Report {
     let mut report = Report::new(puzzle, Status::Error);
     let mut solver = Solver::new();
+    // Line logic on a big puzzle takes seconds (25 s on a dense 1024x1024)
+    // and reports nothing on the way: a spinner that ticks by itself says
+    // the host is at work.
+    let spinner = options.progress.then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} line logic, {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(100));
+        bar
+    });
     let lines = solver.line_solve(&puzzle.rows, &puzzle.columns);
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
     report.set_cells(lines.cells.clone());
     match lines.outcome {
         LineOutcome::Solved => {
