@@ -102,6 +102,44 @@ impl Automaton {
     pub fn back_empty(&self, after: States) -> States {
         (after & self.gaps) | ((after >> 1) & self.block_ends)
     }
+
+    /// Solves a line of `length` (1..=64) cells with this clue: forwards,
+    /// then backwards meeting the forward sets (see the module's text).
+    /// Allocates nothing, so the host's software solver runs it too.
+    pub fn solve(&self, length: usize, known: u64, value: u64) -> LineResult {
+        let none = LineResult {
+            can_fill: 0,
+            can_empty: 0,
+        };
+        let fillable = !(known & !value);
+        let emptiable = !(known & value);
+        let mut forward = [0 as States; MAX_LENGTH + 1];
+        forward[0] = 1;
+        for p in 0..length {
+            forward[p + 1] = self.step(forward[p], fillable >> p & 1 == 1, emptiable >> p & 1 == 1);
+        }
+        if forward[length] & self.accept == 0 {
+            return none;
+        }
+        let mut result = none;
+        let mut after = self.accept;
+        for p in (0..length).rev() {
+            let by_fill = if fillable >> p & 1 == 1 {
+                self.back_fill(after)
+            } else {
+                0
+            };
+            let by_empty = if emptiable >> p & 1 == 1 {
+                self.back_empty(after)
+            } else {
+                0
+            };
+            result.can_fill |= ((forward[p] & by_fill != 0) as u64) << p;
+            result.can_empty |= ((forward[p] & by_empty != 0) as u64) << p;
+            after = by_fill | by_empty;
+        }
+        result
+    }
 }
 
 /// What a line solve found.
@@ -139,36 +177,10 @@ pub fn solve_line(length: usize, blocks: &[usize], known: u64, value: u64) -> Li
         can_fill: 0,
         can_empty: 0,
     };
-    let Some(automaton) = Automaton::new(blocks, length) else {
-        return none;
-    };
-    let fillable = |p: usize| !(known >> p & 1 == 1 && value >> p & 1 == 0);
-    let emptiable = |p: usize| !(known >> p & 1 == 1 && value >> p & 1 == 1);
-    let mut forward = vec![1 as States];
-    for p in 0..length {
-        forward.push(automaton.step(forward[p], fillable(p), emptiable(p)));
+    match Automaton::new(blocks, length) {
+        Some(automaton) => automaton.solve(length, known, value),
+        None => none,
     }
-    if forward[length] & automaton.accept == 0 {
-        return none;
-    }
-    let mut result = none;
-    let mut after = automaton.accept;
-    for p in (0..length).rev() {
-        let by_fill = if fillable(p) {
-            automaton.back_fill(after)
-        } else {
-            0
-        };
-        let by_empty = if emptiable(p) {
-            automaton.back_empty(after)
-        } else {
-            0
-        };
-        result.can_fill |= ((forward[p] & by_fill != 0) as u64) << p;
-        result.can_empty |= ((forward[p] & by_empty != 0) as u64) << p;
-        after = by_fill | by_empty;
-    }
-    result
 }
 
 #[cfg(test)]
