@@ -472,8 +472,8 @@ pub fn clue_refusal(o: u8, d: u8) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::boards::lines_of;
     use crate::bench::driver::{CoreDriver, SerialCore};
-    use crate::dnf::options::LineOptions;
     use crate::link::protocol::{encode_board, query_bytes, IDLE_TIMEOUT_BITS};
 
     const CPB: u32 = 4;
@@ -485,13 +485,6 @@ mod tests {
         Idle,
         /// A byte with a low stop bit.
         Lost(u8),
-    }
-
-    fn lines_of(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
-        rows.iter()
-            .map(|c| LineOptions::new(c, columns.len()).collect())
-            .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
-            .collect()
     }
 
     fn board(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {

@@ -336,9 +336,9 @@ fn random_session(count: usize) -> Session {
     // The largest lines, 32 cells, both ways: dense pictures, so that they
     // fit (a 32×32 takes minutes in RustHDL's simulation; the solver's
     // bench runs those).
-    let mut dense = nonogram_hdl::bench::xorshift(0x32_32);
+    let mut dense = nonogram_hdl::bench::boards::Rng(0x32_32);
     for (rows, columns) in [(32, 3), (3, 32)] {
-        let (r, c) = nonogram_hdl::bench::dense_picture(&mut dense, rows, columns);
+        let (r, c) = nonogram_hdl::bench::boards::dense_picture(&mut dense, rows, columns);
         let verdict = model::solve_clues(&r, &c);
         s.step(
             Wait::Quiet,
@@ -1268,7 +1268,7 @@ fn check_abandoned(
 fn an_abandoned_board_at_every_instant_leaves_no_trace() {
     let (_, rows, columns) = original_boards().remove(2);
     let heart = board_bytes(&rows, &columns, false);
-    let (first_rows, first_columns) = nonogram_hdl::bench::random_15x15();
+    let (first_rows, first_columns) = nonogram_hdl::bench::boards::random_15x15();
     let first = board_bytes(&first_rows, &first_columns, false);
     check_abandoned_at_instants(Engine::Dnf, &first, &heart, 1);
 }

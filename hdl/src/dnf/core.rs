@@ -185,20 +185,13 @@ const _: () = assert!(crate::link::protocol::status::outcome::INFO == 5);
 
 #[cfg(test)]
 mod tests {
+    use crate::bench::boards::{dense_picture, lines_of, random_clues, Rng};
     use crate::bench::driver::CoreDriver;
-    use crate::bench::{xorshift, yosys_cell_count, yosys_check};
+    use crate::bench::{yosys_cell_count, yosys_check};
     use crate::dnf::model::{self, Verdict};
-    use crate::dnf::options::LineOptions;
     use crate::link::protocol::{code, decode_reply, encode_board, query_bytes, status, Message, Reply};
 
     const CPB: u32 = 4;
-
-    fn lines_of(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
-        rows.iter()
-            .map(|c| LineOptions::new(c, columns.len()).collect())
-            .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
-            .collect()
-    }
 
     fn board_bytes(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
         let mut bytes = vec![];
@@ -292,21 +285,20 @@ mod tests {
 
     #[test]
     fn random_pictures_match_the_model() {
-        let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15u64);
         let mut driver = CoreDriver::new(CPB);
         let mut seen = [0usize; 3];
         for _ in 0..25 {
-            let (rows, columns) = (1 + rand() as usize % 9, 1 + rand() as usize % 9);
-            let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < 55).collect();
-            let (r, c) = model::clues_of_picture(rows, columns, &cells);
+            let (rows, columns) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
+            let (r, c) = random_clues(&mut rng, rows, columns, 55);
             let verdict = model::solve_clues(&r, &c);
-            let reply = reply_of(&mut driver, &board_bytes(&r, &c, rand() % 2 == 0));
+            let reply = reply_of(&mut driver, &board_bytes(&r, &c, rng.below(2) == 0));
             assert_matches_model(&reply, &verdict);
             seen[verdict.outcome as usize] += 1;
         }
         // Lines of the largest length, 32 cells, both ways.
         for (rows, columns) in [(1, 32), (32, 1), (2, 32)] {
-            let (r, c) = crate::bench::dense_picture(&mut rand, rows, columns);
+            let (r, c) = dense_picture(&mut rng, rows, columns);
             let verdict = model::solve_clues(&r, &c);
             assert_matches_model(&reply_of(&mut driver, &board_bytes(&r, &c, false)), &verdict);
         }

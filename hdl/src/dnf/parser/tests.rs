@@ -3,8 +3,8 @@
 //! and lost bytes.
 
 use super::*;
+use crate::bench::boards::lines_of;
 use crate::bench::{tick, yosys_check};
-use crate::dnf::options::LineOptions;
 use crate::link::protocol::{encode_board, status::detail, status::outcome, Message, IDLE_TIMEOUT_BITS};
 
 const CPB: u32 = 4;
@@ -96,13 +96,6 @@ impl Harness {
     }
 }
 
-fn board_lines(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
-    rows.iter()
-        .map(|c| LineOptions::new(c, columns.len()).collect())
-        .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
-        .collect()
-}
-
 fn heart() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];
     let columns = vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]];
@@ -114,7 +107,7 @@ fn stream(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<
     encode_board(
         rows.len(),
         columns.len(),
-        board_lines(rows, columns),
+        lines_of(rows, columns),
         every_cell,
         &mut bytes,
     );
@@ -124,7 +117,7 @@ fn stream(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<
 #[test]
 fn loads_a_board_in_both_encodings() {
     let (rows, columns) = heart();
-    let lines = board_lines(&rows, &columns);
+    let lines = lines_of(&rows, &columns);
     for every_cell in [false, true] {
         let mut h = Harness::new(1 << 20);
         h.send(&stream(&rows, &columns, every_cell));
@@ -249,7 +242,7 @@ fn refuses_what_breaks_the_protocol() {
 #[test]
 fn refuses_a_board_over_the_fifo_capacity() {
     let (rows, columns) = heart();
-    let total: usize = board_lines(&rows, &columns).iter().map(Vec::len).sum();
+    let total: usize = lines_of(&rows, &columns).iter().map(Vec::len).sum();
     let mut h = Harness::new(total - 1);
     h.send(&stream(&rows, &columns, false));
     assert_eq!(h.refused, vec![(outcome::OVER_CAPACITY, detail::FIFO_FULL)]);
@@ -267,7 +260,7 @@ fn start_board_restarts_at_any_point() {
     h.send(&good[..good.len() / 2]);
     h.send(&good);
     assert_eq!((h.refused.len(), h.solved, h.aborts), (0, 1, 2));
-    let lines = board_lines(&rows, &columns).concat();
+    let lines = lines_of(&rows, &columns).concat();
     assert_eq!(
         h.options[h.options.len() - lines.len()..],
         lines[..],
@@ -308,7 +301,7 @@ fn idle_line_drops_a_half_message_and_a_lone_start() {
 #[test]
 fn loads_the_original_hosts_stream_with_start_line_zero() {
     let (rows, columns) = heart();
-    let lines = board_lines(&rows, &columns);
+    let lines = lines_of(&rows, &columns);
     let mut messages = vec![
         Message::new(code::START_BOARD, rows.len() as u16, false),
         Message::new(code::START_BOARD, columns.len() as u16, false),
@@ -350,7 +343,7 @@ fn loads_the_original_hosts_stream_with_start_line_zero() {
 fn a_framing_error_drops_its_message_and_refuses_the_board() {
     let (rows, columns) = heart();
     let good = stream(&rows, &columns, false);
-    let lines = board_lines(&rows, &columns).concat();
+    let lines = lines_of(&rows, &columns).concat();
     // Outside a board, a lost high byte or low byte: the message is
     // dropped whole and the next one pairs up as sent.
     for lost in [0, 1] {
