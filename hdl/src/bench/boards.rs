@@ -1,9 +1,10 @@
 //! Test boards and random streams, one copy for every testbench: the
-//! xorshift64 generator whose seeds the tests pin, a board's DNF options,
-//! and the clues of random pictures.
+//! xorshift64 generator whose seeds the tests pin, a board's DNF options
+//! and protocol v1 stream, and the clues of random pictures.
 
 use crate::dnf::model::clues_of_picture;
 use crate::dnf::options::{count, LineOptions};
+use crate::link::protocol::encode_board;
 
 /// Row clues and column clues.
 pub type Clues = Vec<Vec<usize>>;
@@ -38,6 +39,19 @@ pub fn lines_of(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
         .map(|c| LineOptions::new(c, columns.len()).collect())
         .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
         .collect()
+}
+
+/// A board's protocol v1 stream (every cell's option bits if `every_cell`).
+pub fn v1_stream(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
+    let mut bytes = vec![];
+    encode_board(
+        rows.len(),
+        columns.len(),
+        lines_of(rows, columns),
+        every_cell,
+        &mut bytes,
+    );
+    bytes
 }
 
 /// The clues of a picture whose cells `filled` draws, row by row.
