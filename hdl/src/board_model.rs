@@ -472,9 +472,9 @@ pub fn clue_refusal(o: u8, d: u8) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::boards::v1_stream;
     use crate::bench::driver::{CoreDriver, SerialCore};
-    use crate::dnf::options::LineOptions;
-    use crate::link::protocol::{encode_board, query_bytes, IDLE_TIMEOUT_BITS};
+    use crate::link::protocol::{query_bytes, IDLE_TIMEOUT_BITS};
 
     const CPB: u32 = 4;
 
@@ -487,28 +487,9 @@ mod tests {
         Lost(u8),
     }
 
-    fn lines_of(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
-        rows.iter()
-            .map(|c| LineOptions::new(c, columns.len()).collect())
-            .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
-            .collect()
-    }
-
-    fn board(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
-        let mut out = vec![];
-        encode_board(
-            rows.len(),
-            columns.len(),
-            lines_of(rows, columns),
-            every_cell,
-            &mut out,
-        );
-        out
-    }
-
     /// The original design's stream: START_LINE 0 for every line.
     fn original(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<u8> {
-        let mut bytes = board(rows, columns, true);
+        let mut bytes = v1_stream(rows, columns, true);
         for at in (0..bytes.len()).step_by(2) {
             if Message::from_bytes([bytes[at], bytes[at + 1]]).code() == code::START_LINE {
                 bytes[at..at + 2].copy_from_slice(&Message::new(code::START_LINE, 0, false).to_bytes());
@@ -589,8 +570,8 @@ mod tests {
             check(
                 name,
                 &[
-                    Bytes(board(&r, &c, false)),
-                    Bytes(board(&r, &c, true)),
+                    Bytes(v1_stream(&r, &c, false)),
+                    Bytes(v1_stream(&r, &c, true)),
                     Bytes(original(&r, &c)),
                 ],
             );
@@ -602,8 +583,8 @@ mod tests {
     fn answers_like_the_core_on_malformed_streams() {
         use Piece::*;
         let (rows, columns) = heart();
-        let good = board(&rows, &columns, false);
-        let one = board(&[vec![1]], &[vec![1]], false);
+        let good = v1_stream(&rows, &columns, false);
+        let one = v1_stream(&[vec![1]], &[vec![1]], false);
         let (sb, sl, a, no, el, eb) = (
             code::START_BOARD,
             code::START_LINE,
@@ -875,7 +856,10 @@ mod tests {
             vec![vec![2], vec![1, 1], vec![3], vec![1]],
             vec![vec![1], vec![1, 1], vec![1, 1], vec![3]],
         );
-        check_reset_mid_reply::<crate::dnf::core::NonogramCore>(Engine::Dnf, &board(&rows, &columns, false));
+        check_reset_mid_reply::<crate::dnf::core::NonogramCore>(
+            Engine::Dnf,
+            &v1_stream(&rows, &columns, false),
+        );
         let mut clues = vec![];
         crate::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut clues);
         check_reset_mid_reply::<crate::clue::core::ClueCore>(Engine::Clues, &clues);
@@ -895,7 +879,7 @@ mod tests {
     #[test]
     fn both_cores_switch_images_only_when_idle_like_the_model() {
         let (rows, columns) = heart();
-        check_switch::<crate::dnf::core::NonogramCore>(Engine::Dnf, board(&rows, &columns, false));
+        check_switch::<crate::dnf::core::NonogramCore>(Engine::Dnf, v1_stream(&rows, &columns, false));
         let mut clues = vec![];
         crate::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut clues);
         check_switch::<crate::clue::core::ClueCore>(Engine::Clues, clues);
@@ -910,7 +894,7 @@ mod tests {
         };
         let nonohost = hex("E0 02 E0 02 C0 00 A0 01 20 00 C0 02 A0 01 20 00 00 00");
         let original = hex("E0 02 E0 02 C0 00 A0 01 20 00 C0 00 A0 01 20 00 00 00");
-        assert_eq!(board(&[vec![1]], &[vec![1]], false), nonohost);
+        assert_eq!(v1_stream(&[vec![1]], &[vec![1]], false), nonohost);
         let reply = hex(
             "E0 02 E0 02 A0 01 80 00 82 00 84 24 86 00 88 00 8A 00 8C 02 8E 04 90 00 \
              92 40 94 16 96 02 98 80 00 00",

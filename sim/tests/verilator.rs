@@ -20,12 +20,12 @@
 //! Without Verilator the test is skipped with a notice, unless `CI` is set
 //! (CI installs Verilator and must check).
 
+use nonogram_hdl::bench::boards::v1_stream;
 use nonogram_hdl::bench::driver::{CoreDriver, SerialCore};
 use nonogram_hdl::board_model::{BoardModel, Engine};
 use nonogram_hdl::dnf::model::{self, Verdict};
-use nonogram_hdl::dnf::options::LineOptions;
 use nonogram_hdl::link::protocol::{
-    code, decode_reply, encode_board, query_bytes, status, Message, Reply, IDLE_TIMEOUT_BITS,
+    code, decode_reply, query_bytes, status, Message, Reply, IDLE_TIMEOUT_BITS,
 };
 use nonogram_sim::verilated::{self, verilator_version, warning_summary, yosys_version, Built, Flavor};
 use std::fmt::Write as _;
@@ -122,17 +122,6 @@ fn messages(list: &[(u8, u16, bool)]) -> Vec<u8> {
         .collect()
 }
 
-fn board_bytes(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
-    let lines: Vec<Vec<u64>> = rows
-        .iter()
-        .map(|c| LineOptions::new(c, columns.len()).collect())
-        .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
-        .collect();
-    let mut bytes = vec![];
-    encode_board(rows.len(), columns.len(), lines, every_cell, &mut bytes);
-    bytes
-}
-
 type Board = (&'static str, Vec<Vec<usize>>, Vec<Vec<usize>>);
 
 /// The boards of the original project (design brief §6).
@@ -180,7 +169,7 @@ fn original_session() -> Session {
             if every_cell && i % 2 == 1 {
                 continue;
             }
-            let bytes = board_bytes(&rows, &columns, every_cell);
+            let bytes = v1_stream(&rows, &columns, every_cell);
             let what = format!("{name}{}", if every_cell { " (every cell)" } else { "" });
             s.step(Wait::Quiet, what, bytes, Expect::Verdict(verdict.clone()));
         }
@@ -203,7 +192,7 @@ fn malformed_session() -> Session {
     use code::*;
     use status::{detail, outcome};
     let (_, rows, columns) = original_boards().remove(2);
-    let heart = board_bytes(&rows, &columns, false);
+    let heart = v1_stream(&rows, &columns, false);
     let verdict = model::solve_clues(&rows, &columns);
     let mut s = Session::new("malformed streams");
     s.step(
@@ -329,21 +318,21 @@ fn random_session(count: usize) -> Session {
         s.step(
             Wait::Quiet,
             what,
-            board_bytes(&r, &c, every_cell),
+            v1_stream(&r, &c, every_cell),
             Expect::Verdict(verdict),
         );
     }
     // The largest lines, 32 cells, both ways: dense pictures, so that they
     // fit (a 32×32 takes minutes in RustHDL's simulation; the solver's
     // bench runs those).
-    let mut dense = nonogram_hdl::bench::xorshift(0x32_32);
+    let mut dense = nonogram_hdl::bench::boards::Rng(0x32_32);
     for (rows, columns) in [(32, 3), (3, 32)] {
-        let (r, c) = nonogram_hdl::bench::dense_picture(&mut dense, rows, columns);
+        let (r, c) = nonogram_hdl::bench::boards::dense_picture(&mut dense, rows, columns);
         let verdict = model::solve_clues(&r, &c);
         s.step(
             Wait::Quiet,
             format!("{rows}x{columns} dense picture"),
-            board_bytes(&r, &c, false),
+            v1_stream(&r, &c, false),
             Expect::Verdict(verdict),
         );
     }
@@ -354,7 +343,7 @@ fn random_session(count: usize) -> Session {
     s.step(
         Wait::Quiet,
         "contradiction",
-        board_bytes(&r, &c, false),
+        v1_stream(&r, &c, false),
         Expect::Verdict(verdict),
     );
     assert!(seen[0] > 0 && seen[2] > 0, "solved and stalled boards: {seen:?}");
@@ -971,7 +960,7 @@ fn clue_session(count: usize) -> Session {
     s.step(Wait::Quiet, "contradiction", bytes, Expect::Bytes(want));
     // A v1 board: refused as NO_ENGINE.
     let (_, rows, columns) = original_boards().remove(2);
-    let v1 = board_bytes(&rows, &columns, false);
+    let v1 = v1_stream(&rows, &columns, false);
     let want = reply(&v1);
     s.step(Wait::Quiet, "a v1 board", v1, Expect::Bytes(want));
     // Messages out of order: a BLOCKS before any START_LINE.
@@ -1071,7 +1060,7 @@ fn check_board_top(engine: Engine, board: Vec<u8>) {
 #[test]
 fn the_dnf_board_top_level_at_the_real_divisor() {
     let (_, rows, columns) = original_boards().remove(0);
-    check_board_top(Engine::Dnf, board_bytes(&rows, &columns, true));
+    check_board_top(Engine::Dnf, v1_stream(&rows, &columns, true));
 }
 
 /// SWITCH at the top level, at the real divisor: one that arrives while the
@@ -1122,7 +1111,7 @@ fn check_board_top_switch(engine: Engine, board: Vec<u8>) {
 #[test]
 fn the_board_top_levels_warm_boot_only_when_idle() {
     let (_, rows, columns) = original_boards().remove(0);
-    check_board_top_switch(Engine::Dnf, board_bytes(&rows, &columns, false));
+    check_board_top_switch(Engine::Dnf, v1_stream(&rows, &columns, false));
     let mut bytes = vec![];
     nonogram_hdl::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut bytes);
     check_board_top_switch(Engine::Clues, bytes);
@@ -1267,9 +1256,9 @@ fn check_abandoned(
 #[test]
 fn an_abandoned_board_at_every_instant_leaves_no_trace() {
     let (_, rows, columns) = original_boards().remove(2);
-    let heart = board_bytes(&rows, &columns, false);
-    let (first_rows, first_columns) = nonogram_hdl::bench::random_15x15();
-    let first = board_bytes(&first_rows, &first_columns, false);
+    let heart = v1_stream(&rows, &columns, false);
+    let (first_rows, first_columns) = nonogram_hdl::bench::boards::random_15x15();
+    let first = v1_stream(&first_rows, &first_columns, false);
     check_abandoned_at_instants(Engine::Dnf, &first, &heart, 1);
 }
 

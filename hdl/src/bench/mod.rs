@@ -1,8 +1,9 @@
 //! Helpers for testbenches and the simulated board: step a circuit by hand
 //! (far faster than RustHDL's threaded `Simulation`), drive a UART line, and
 //! check emitted Verilog with yosys. [`driver`] steps a whole core behind
-//! its UART.
+//! its UART; [`boards`] holds the test boards and random streams.
 
+pub mod boards;
 pub mod driver;
 #[cfg(test)]
 pub(crate) mod reply;
@@ -15,70 +16,12 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+pub use boards::xorshift;
+
 /// One clock cycle: the clock goes low (inputs set since the last cycle
 /// settle), then rises (registers take their inputs). `clock` picks the
 /// circuit's clock input. When this thread records a waveform, both halves
 /// of the cycle go into it.
-/// A reproducible stream of pseudo-random words for testbenches (xorshift64).
-pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-    move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    }
-}
-
-/// The clues of `examples/random15x15.txt` (693 options; the DNF engine
-/// solves it in 745 cycles): the long solve the abort tests abandon.
-pub fn random_15x15() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    let text = include_str!("../../../examples/random15x15.txt");
-    let (mut rows, mut columns, mut in_columns) = (vec![], vec![], false);
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        match line {
-            "rows:" => in_columns = false,
-            "columns:" => in_columns = true,
-            clue => {
-                let clue = clue.split_whitespace().map(|n| n.parse().unwrap()).collect();
-                if in_columns {
-                    columns.push(clue)
-                } else {
-                    rows.push(clue)
-                }
-            }
-        }
-    }
-    (rows, columns)
-}
-
-/// A random `rows` × `columns` picture whose lines all fit the DNF engine
-/// together (at most `FIFO_ENTRIES` options): dense (85–97 % filled), so
-/// that even 32-cell lines have few fills. Its clues.
-pub fn dense_picture(
-    rand: &mut dyn FnMut() -> u64,
-    rows: usize,
-    columns: usize,
-) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    use crate::dnf::options::count;
-    loop {
-        let density = 85 + rand() % 13;
-        let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < density).collect();
-        let (r, c) = crate::dnf::model::clues_of_picture(rows, columns, &cells);
-        let options: u64 = r
-            .iter()
-            .map(|b| count(b, columns))
-            .chain(c.iter().map(|b| count(b, rows)))
-            .sum();
-        if options <= crate::common::params::FIFO_ENTRIES as u64 {
-            return (r, c);
-        }
-    }
-}
-
 pub fn tick<B: Block>(uut: &mut B, clock: fn(&mut B) -> &mut Signal<In, Clock>) {
     for level in [false, true] {
         clock(uut).next = Clock { clk: level };

@@ -194,14 +194,8 @@ pub fn decode_any_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clue::line_logic::tests::Rng;
-    use crate::dnf::model::clues_of_picture;
+    use crate::bench::boards::{coin_clues, Rng};
     use crate::link::protocol::status;
-
-    fn random_picture(rng: &mut Rng, rows: usize, columns: usize) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-        let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(2) == 1).collect();
-        clues_of_picture(rows, columns, &cells)
-    }
 
     #[test]
     fn the_one_by_one_example() {
@@ -305,9 +299,9 @@ mod tests {
         let mut rng = Rng(2525);
         let mut largest = [0usize; 3];
         for _ in 0..200 {
-            let (r, c) = random_picture(&mut rng, 25, 25);
+            let (r, c) = coin_clues(&mut rng, 25, 25);
             largest[0] = largest[0].max(board_bytes(&r, &c));
-            let (r, c) = random_picture(&mut rng, 30, 35);
+            let (r, c) = coin_clues(&mut rng, 30, 35);
             largest[1] = largest[1].max(board_bytes(&r, &c));
         }
         let mut reply = vec![];

@@ -189,16 +189,13 @@ impl Logic for ClueCore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::boards::{random_clues, Clues, Rng};
     use crate::bench::driver::CoreDriver;
     use crate::board_model::{BoardModel, Engine};
     use crate::clue::clue_protocol::{decode_reply, encode_board};
-    use crate::clue::line_logic::tests::Rng;
-    use crate::dnf::model::clues_of_picture;
     use crate::link::protocol::{code, query_bytes, status, Message, IDLE_TIMEOUT_BITS};
 
     const CPB: u32 = 4;
-
-    type Clues = Vec<Vec<usize>>;
 
     fn stream(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<u8> {
         let mut out = vec![];
@@ -240,11 +237,6 @@ mod tests {
         expected.extend(model.idle().unwrap_or_default());
         let got = core_answer(driver, bytes, 5_000_000);
         assert_eq!(got, expected, "{name}: the core and the model disagree");
-    }
-
-    fn random_picture(rng: &mut Rng, rows: usize, columns: usize, density: u64) -> (Clues, Clues) {
-        let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(100) < density).collect();
-        clues_of_picture(rows, columns, &cells)
     }
 
     /// The examples of docs/protocol.md ("Protocol v2"), byte for byte.
@@ -294,7 +286,7 @@ mod tests {
             (10, 30, 50),
         ] {
             for _ in 0..3 {
-                let (r, c) = random_picture(&mut rng, rows, columns, density);
+                let (r, c) = random_clues(&mut rng, rows, columns, density);
                 let bytes = stream(&r, &c);
                 let reply = decode_reply(&BoardModel::new(Engine::Clues).bytes(&bytes))
                     .unwrap()
@@ -305,7 +297,7 @@ mod tests {
         }
         // Clues of random pictures shuffled between lines: mostly contradictions.
         for _ in 0..4 {
-            let (mut r, c) = random_picture(&mut rng, 9, 9, 50);
+            let (mut r, c) = random_clues(&mut rng, 9, 9, 50);
             r.rotate_left(1);
             check(&mut driver, "shuffled 9x9", &stream(&r, &c));
         }
@@ -327,7 +319,7 @@ mod tests {
         let mut rng = Rng(0xf125);
         let mut by_search = 0;
         for i in 0..24 {
-            let (r, mut c) = random_picture(&mut rng, 5 + i % 6, 5 + i % 5, 50);
+            let (r, mut c) = random_clues(&mut rng, 5 + i % 6, 5 + i % 5, 50);
             if i % 8 == 7 {
                 c.rotate_left(1);
             }
@@ -352,9 +344,9 @@ mod tests {
         let mut rng = Rng(0x7a1_0e5);
         let mut outcomes = [0usize; 8];
         for trial in 0..24 {
-            let (r, mut c) = random_picture(&mut rng, 6, 6, 50);
+            let (r, mut c) = random_clues(&mut rng, 6, 6, 50);
             if trial % 2 == 1 {
-                c = random_picture(&mut rng, 6, 6, 50).1;
+                c = random_clues(&mut rng, 6, 6, 50).1;
             }
             let mut bytes = vec![];
             encode_board(&r, &c, 1, &mut bytes);
@@ -366,7 +358,7 @@ mod tests {
         }
         println!("outcomes of the searched boards: {outcomes:?}");
         assert!(outcomes[1] > 0 && outcomes[6] > 0, "{outcomes:?}");
-        let (r, c) = random_picture(&mut rng, 64, 64, 85);
+        let (r, c) = random_clues(&mut rng, 64, 64, 85);
         check(&mut driver, "dense 64x64", &stream(&r, &c));
         let ones: Clues = vec![vec![1]; 64];
         let mut bytes = vec![];
@@ -382,7 +374,7 @@ mod tests {
     fn a_board_of_sixty_four_by_sixty_four() {
         let mut driver = CoreDriver::<ClueCore>::with_core(CPB);
         let mut rng = Rng(64);
-        let (r, c) = random_picture(&mut rng, 64, 64, 70);
+        let (r, c) = random_clues(&mut rng, 64, 64, 70);
         check(&mut driver, "random 64x64", &stream(&r, &c));
     }
 

@@ -186,6 +186,7 @@ pub fn solve_line(length: usize, blocks: &[usize], known: u64, value: u64) -> Li
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::bench::boards::Rng;
     use crate::dnf::options::LineOptions;
 
     /// The same by enumerating every fill.
@@ -202,16 +203,6 @@ pub(crate) mod tests {
             }
         }
         r
-    }
-
-    pub(crate) struct Rng(pub u64);
-    impl Rng {
-        pub fn below(&mut self, n: u64) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0 % n
-        }
     }
 
     /// A random line: a clue from a random picture (or now and then a random

@@ -430,9 +430,10 @@ impl Logic for LineSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::boards::Rng;
     use crate::bench::{tick, yosys_cell_count, yosys_check};
     use crate::clue::line_logic::solve_line;
-    use crate::clue::line_logic::tests::{random_line, Rng};
+    use crate::clue::line_logic::tests::random_line;
 
     /// Solves one line on the block, serving its clue reads a cycle late as a
     /// block RAM would. Returns (can_fill, can_empty, cycles from start to done).
@@ -533,9 +534,10 @@ mod tests {
 #[cfg(test)]
 mod verilog {
     use super::*;
+    use crate::bench::boards::Rng;
     use crate::bench::iverilog_run;
     use crate::clue::line_logic::solve_line;
-    use crate::clue::line_logic::tests::{random_line, Rng};
+    use crate::clue::line_logic::tests::random_line;
 
     /// Per line: length, blocks, known, value, then 32 block lengths.
     const WORDS: usize = 36;

@@ -41,18 +41,17 @@ impl Logic for LowestBit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::boards::Rng;
     use crate::bench::yosys_check;
 
     #[test]
     fn finds_the_lowest_set_bit() {
         let mut uut = LowestBit::default();
         uut.connect_all();
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut rng = Rng(0x853c_49e6_748f_ea9b);
         let mut words: Vec<u64> = vec![0, 1, 1 << 31, 0xffff_ffff, 0x0100_0000, 0x8000_8000];
         for _ in 0..2000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             // Sparse words too, so that every byte is the lowest sometimes.
             let shift = seed % 32;
             words.push((seed >> 32) >> shift << shift & 0xffff_ffff);

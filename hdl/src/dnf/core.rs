@@ -185,32 +185,13 @@ const _: () = assert!(crate::link::protocol::status::outcome::INFO == 5);
 
 #[cfg(test)]
 mod tests {
+    use crate::bench::boards::{dense_picture, random_clues, v1_stream, Rng};
     use crate::bench::driver::CoreDriver;
-    use crate::bench::{xorshift, yosys_cell_count, yosys_check};
+    use crate::bench::{yosys_cell_count, yosys_check};
     use crate::dnf::model::{self, Verdict};
-    use crate::dnf::options::LineOptions;
-    use crate::link::protocol::{code, decode_reply, encode_board, query_bytes, status, Message, Reply};
+    use crate::link::protocol::{code, decode_reply, query_bytes, status, Message, Reply};
 
     const CPB: u32 = 4;
-
-    fn lines_of(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
-        rows.iter()
-            .map(|c| LineOptions::new(c, columns.len()).collect())
-            .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
-            .collect()
-    }
-
-    fn board_bytes(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
-        let mut bytes = vec![];
-        encode_board(
-            rows.len(),
-            columns.len(),
-            lines_of(rows, columns),
-            every_cell,
-            &mut bytes,
-        );
-        bytes
-    }
 
     fn reply_of(driver: &mut CoreDriver, bytes: &[u8]) -> Reply {
         driver.send(bytes);
@@ -273,7 +254,7 @@ mod tests {
             let verdict = model::solve_clues(&rows, &columns);
             assert_eq!(verdict.outcome, status::outcome::SOLVED, "{name}");
             for every_cell in [false, true] {
-                let reply = reply_of(&mut driver, &board_bytes(&rows, &columns, every_cell));
+                let reply = reply_of(&mut driver, &v1_stream(&rows, &columns, every_cell));
                 assert_matches_model(&reply, &verdict);
             }
             println!(
@@ -292,29 +273,28 @@ mod tests {
 
     #[test]
     fn random_pictures_match_the_model() {
-        let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15u64);
         let mut driver = CoreDriver::new(CPB);
         let mut seen = [0usize; 3];
         for _ in 0..25 {
-            let (rows, columns) = (1 + rand() as usize % 9, 1 + rand() as usize % 9);
-            let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < 55).collect();
-            let (r, c) = model::clues_of_picture(rows, columns, &cells);
+            let (rows, columns) = (1 + rng.below(9) as usize, 1 + rng.below(9) as usize);
+            let (r, c) = random_clues(&mut rng, rows, columns, 55);
             let verdict = model::solve_clues(&r, &c);
-            let reply = reply_of(&mut driver, &board_bytes(&r, &c, rand() % 2 == 0));
+            let reply = reply_of(&mut driver, &v1_stream(&r, &c, rng.below(2) == 0));
             assert_matches_model(&reply, &verdict);
             seen[verdict.outcome as usize] += 1;
         }
         // Lines of the largest length, 32 cells, both ways.
         for (rows, columns) in [(1, 32), (32, 1), (2, 32)] {
-            let (r, c) = crate::bench::dense_picture(&mut rand, rows, columns);
+            let (r, c) = dense_picture(&mut rng, rows, columns);
             let verdict = model::solve_clues(&r, &c);
-            assert_matches_model(&reply_of(&mut driver, &board_bytes(&r, &c, false)), &verdict);
+            assert_matches_model(&reply_of(&mut driver, &v1_stream(&r, &c, false)), &verdict);
         }
         // Clues that cannot all hold: a contradiction.
         let (r, c) = (vec![vec![2], vec![]], vec![vec![1], vec![]]);
         let verdict = model::solve_clues(&r, &c);
         assert_eq!(verdict.outcome, status::outcome::CONTRADICTION);
-        assert_matches_model(&reply_of(&mut driver, &board_bytes(&r, &c, false)), &verdict);
+        assert_matches_model(&reply_of(&mut driver, &v1_stream(&r, &c, false)), &verdict);
         assert!(
             seen[0] > 0 && seen[2] > 0,
             "solved and stalled boards in the sample: {seen:?}"
@@ -340,7 +320,7 @@ mod tests {
     fn refuses_bad_streams_and_recovers_from_garbage() {
         let mut driver = CoreDriver::new(CPB);
         let (name, rows, columns) = original_boards().remove(2);
-        let good = board_bytes(&rows, &columns, false);
+        let good = v1_stream(&rows, &columns, false);
         let verdict = model::solve_clues(&rows, &columns);
         // Too large a board: refused with OVER_CAPACITY.
         let big = [
@@ -441,9 +421,9 @@ mod tests {
     #[test]
     fn start_board_at_every_cycle_offset_of_a_solve() {
         let (first_rows, first_columns) = (vec![vec![1], vec![1]], vec![vec![1], vec![1], vec![]]);
-        let first = board_bytes(&first_rows, &first_columns, false);
+        let first = v1_stream(&first_rows, &first_columns, false);
         let (rows, columns) = (vec![vec![2], vec![1]], vec![vec![2], vec![1]]);
-        let second = board_bytes(&rows, &columns, false);
+        let second = v1_stream(&rows, &columns, false);
         let verdict = model::solve_clues(&rows, &columns);
         let start_solving = |driver: &mut CoreDriver| {
             driver.send(&first);

@@ -666,7 +666,8 @@ impl Logic for Solver {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::bench::{tick, xorshift, yosys_check};
+    use crate::bench::boards::{dense_picture, lines_of, random_15x15, random_clues, Rng};
+    use crate::bench::{tick, yosys_check};
     use crate::dnf::model::{self, Verdict};
 
     /// What the solver produced for one board.
@@ -763,17 +764,6 @@ pub(crate) mod tests {
         assert_eq!(run.cycles, verdict.cycles, "cycles");
     }
 
-    fn lines_of(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
-        rows.iter()
-            .map(|c| crate::dnf::options::LineOptions::new(c, columns.len()).collect())
-            .chain(
-                columns
-                    .iter()
-                    .map(|c| crate::dnf::options::LineOptions::new(c, rows.len()).collect()),
-            )
-            .collect()
-    }
-
     fn check(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Run {
         let lines = lines_of(rows, columns);
         let verdict = model::solve(rows.len(), columns.len(), &lines);
@@ -837,20 +827,19 @@ pub(crate) mod tests {
 
     #[test]
     fn full_size_lines_and_random_pictures_match_the_model() {
-        let mut rand = xorshift(0x2545_f491_4f6c_dd1du64);
+        let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
         let mut outcomes = [0usize; 3];
         for trial in 0..14 {
             // Full-size lines: dense pictures, so that they fit the store.
             let (r, c) = match trial {
-                0 | 1 => crate::bench::dense_picture(&mut rand, 32, 32),
-                2 => crate::bench::dense_picture(&mut rand, 1, 32),
-                3 => crate::bench::dense_picture(&mut rand, 32, 1),
-                4 => crate::bench::dense_picture(&mut rand, 32, 20),
+                0 | 1 => dense_picture(&mut rng, 32, 32),
+                2 => dense_picture(&mut rng, 1, 32),
+                3 => dense_picture(&mut rng, 32, 1),
+                4 => dense_picture(&mut rng, 32, 20),
                 _ => {
-                    let (rows, columns) = (1 + rand() as usize % 12, 1 + rand() as usize % 12);
-                    let density = 40 + rand() % 30;
-                    let cells: Vec<bool> = (0..rows * columns).map(|_| rand() % 100 < density).collect();
-                    model::clues_of_picture(rows, columns, &cells)
+                    let (rows, columns) = (1 + rng.below(12) as usize, 1 + rng.below(12) as usize);
+                    let density = 40 + rng.below(30);
+                    random_clues(&mut rng, rows, columns, density)
                 }
             };
             let run = check(&r, &c);
@@ -870,7 +859,7 @@ pub(crate) mod tests {
     /// the model's, cycle for cycle.
     #[test]
     fn an_abort_at_every_cycle_of_a_solve_leaves_nothing_behind() {
-        let (first_rows, first_columns) = crate::bench::random_15x15();
+        let (first_rows, first_columns) = random_15x15();
         let first = lines_of(&first_rows, &first_columns);
         let first_cycles = model::solve(15, 15, &first).cycles;
         let heart_rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];

@@ -1,22 +1,8 @@
 //! The model against brute force and the DNF engine's model.
 
 use super::*;
-use crate::clue::line_logic::tests::Rng;
+use crate::bench::boards::{coin_clues, random_clues, Rng};
 use crate::dnf::model;
-
-fn random_puzzle(rng: &mut Rng, side: std::ops::RangeInclusive<u64>) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    let span = side.end() - side.start() + 1;
-    let rows = (side.start() + rng.below(span)) as usize;
-    let columns = (side.start() + rng.below(span)) as usize;
-    let density = 35 + rng.below(40);
-    let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(100) < density).collect();
-    model::clues_of_picture(rows, columns, &cells)
-}
-
-fn random_puzzle_sized(rng: &mut Rng, rows: usize, columns: usize) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-    let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(2) == 1).collect();
-    model::clues_of_picture(rows, columns, &cells)
-}
 
 #[test]
 fn solves_the_original_boards() {
@@ -62,7 +48,9 @@ fn agrees_with_the_dnf_engine_on_random_puzzles() {
     let mut rng = Rng(0xc10e_5eed_u64);
     let mut outcomes = [0usize; 3];
     for _ in 0..1000 {
-        let (r, c) = random_puzzle(&mut rng, 5..=15);
+        let (rows, columns) = (5 + rng.below(11) as usize, 5 + rng.below(11) as usize);
+        let density = 35 + rng.below(40);
+        let (r, c) = random_clues(&mut rng, rows, columns, density);
         let dnf = model::solve_clues(&r, &c);
         if dnf.outcome == outcome::OVER_CAPACITY {
             continue; // more options than the DNF engine holds
@@ -153,11 +141,11 @@ fn small_board(rng: &mut Rng, trial: usize) -> (Vec<Vec<usize>>, Vec<Vec<usize>>
     let rows = 2 + rng.below(5) as usize;
     let columns = 2 + rng.below(5) as usize;
     if trial % 4 == 3 {
-        let a = random_puzzle_sized(rng, rows, columns);
-        let b = random_puzzle_sized(rng, rows, columns);
+        let a = coin_clues(rng, rows, columns);
+        let b = coin_clues(rng, rows, columns);
         (a.0, b.1)
     } else {
-        random_puzzle_sized(rng, rows, columns)
+        coin_clues(rng, rows, columns)
     }
 }
 
@@ -244,7 +232,7 @@ fn budgets_stop_the_search() {
     let mut rng = Rng(77);
     let mut gave_up = 0;
     for _ in 0..40 {
-        let (r, c) = random_puzzle_sized(&mut rng, 30, 30);
+        let (r, c) = coin_clues(&mut rng, 30, 30);
         let line = solve(&r, &c);
         let v = search(&r, &c, 1);
         if v.outcome == outcome::GAVE_UP {

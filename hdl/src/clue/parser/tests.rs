@@ -7,10 +7,10 @@
 //! `BoardModel` does (`tests/broken.rs`); START_BOARD restarts anywhere.
 
 use super::*;
+use crate::bench::boards::clues_drawn;
 use crate::bench::{tick, xorshift};
 use crate::clue::clue_model::CLUE_STORE_BLOCKS;
 use crate::clue::clue_protocol::{encode_search, MAX_BUDGET};
-use crate::dnf::model::clues_of_picture;
 use crate::link::protocol::status::{detail, outcome};
 use crate::link::protocol::Message;
 
@@ -74,8 +74,7 @@ impl Board {
             )
         } else {
             let density = 5 + n() % 90;
-            let cells: Vec<bool> = (0..rows * columns).map(|_| n() % 100 < density).collect();
-            clues_of_picture(rows, columns, &cells)
+            clues_drawn(rows, columns, || n() % 100 < density)
         };
         let budget = [0, 1, MAX_BUDGET, (n() % 4096) as u16][(n() % 4) as usize];
         Board {

@@ -1,9 +1,9 @@
 //! The clue engine against its model, in RustHDL's simulator.
 
 use super::*;
+use crate::bench::boards::{coin_clues, random_clues, Rng};
 use crate::bench::{tick, yosys_cell_count, yosys_check};
 use crate::clue::clue_model::{self, ClueVerdict};
-use crate::clue::line_logic::tests::Rng;
 use crate::dnf::model::clues_of_picture;
 
 /// What the block answered, in the model's terms, and its cycle count.
@@ -142,10 +142,9 @@ fn searches_like_the_model() {
     check_search(&mut uut, &[vec![1], vec![1]], &[vec![1], vec![1]], 0);
     for trial in 0..60 {
         let (rows, columns) = (2 + rng.below(9) as usize, 2 + rng.below(9) as usize);
-        let mut picture = || (0..rows * columns).map(|_| rng.below(2) == 1).collect::<Vec<_>>();
-        let (r, mut c) = clues_of_picture(rows, columns, &picture());
+        let (r, mut c) = coin_clues(&mut rng, rows, columns);
         if trial % 3 == 2 {
-            c = clues_of_picture(rows, columns, &picture()).1;
+            c = coin_clues(&mut rng, rows, columns).1;
         }
         let (v, cycles) = check_search(&mut uut, &r, &c, 4095);
         outcomes[v.outcome as usize] += 1;
@@ -213,8 +212,7 @@ fn random_puzzles_match_the_model() {
             _ => (1 + rng.below(20) as usize, 1 + rng.below(20) as usize),
         };
         let density = if trial == 0 { 20 } else { 40 + rng.below(40) };
-        let cells: Vec<bool> = (0..rows * columns).map(|_| rng.below(100) < density).collect();
-        let (r, c) = clues_of_picture(rows, columns, &cells);
+        let (r, c) = random_clues(&mut rng, rows, columns, density);
         if r.iter().chain(&c).map(Vec::len).sum::<usize>() > 1 << CLUE_STORE_BITS {
             continue;
         }
@@ -237,8 +235,7 @@ fn an_abort_at_every_cycle_of_a_search_leaves_nothing_behind() {
     let mut rng = Rng(0xab0_47);
     let (first_rows, first_columns, first) = loop {
         let (rows, columns) = (3 + rng.below(3) as usize, 3 + rng.below(3) as usize);
-        let picture: Vec<bool> = (0..rows * columns).map(|_| rng.below(2) == 1).collect();
-        let (r, c) = clues_of_picture(rows, columns, &picture);
+        let (r, c) = coin_clues(&mut rng, rows, columns);
         let v = clue_model::search(&r, &c, 4095);
         if v.nodes >= 2 && v.outcome == outcome::SEVERAL && v.cycles < 1200 {
             break (r, c, v);

@@ -1,9 +1,9 @@
 //! The emitted Verilog, simulated by Icarus, against the model.
 
 use super::*;
+use crate::bench::boards::{coin_clues, random_clues, Rng};
 use crate::bench::iverilog_run;
 use crate::clue::clue_model;
-use crate::clue::line_logic::tests::Rng;
 use crate::dnf::model::clues_of_picture;
 
 const TESTBENCH: &str = r#"
@@ -79,17 +79,15 @@ fn verilog_matches_the_model() {
     for _ in 0..10 {
         let (m, n) = (1 + rng.below(24) as usize, 1 + rng.below(24) as usize);
         let density = 40 + rng.below(40);
-        let cells: Vec<bool> = (0..m * n).map(|_| rng.below(100) < density).collect();
-        boards.push(clues_of_picture(m, n, &cells));
+        boards.push(random_clues(&mut rng, m, n, density));
     }
     let mut budgets = vec![0; boards.len()];
     // Search: random boards at ½, some with the columns of another picture.
     for trial in 0..24 {
         let (m, n) = (4 + rng.below(12) as usize, 4 + rng.below(12) as usize);
-        let mut picture = || (0..m * n).map(|_| rng.below(2) == 1).collect::<Vec<_>>();
-        let (r, mut c) = clues_of_picture(m, n, &picture());
+        let (r, mut c) = coin_clues(&mut rng, m, n);
         if trial % 4 == 3 {
-            c = clues_of_picture(m, n, &picture()).1;
+            c = coin_clues(&mut rng, m, n).1;
         }
         boards.push((r, c));
         budgets.push(4095);

@@ -3,9 +3,9 @@
 //! and lost bytes.
 
 use super::*;
+use crate::bench::boards::{lines_of, v1_stream};
 use crate::bench::{tick, yosys_check};
-use crate::dnf::options::LineOptions;
-use crate::link::protocol::{encode_board, status::detail, status::outcome, Message, IDLE_TIMEOUT_BITS};
+use crate::link::protocol::{status::detail, status::outcome, Message, IDLE_TIMEOUT_BITS};
 
 const CPB: u32 = 4;
 
@@ -96,38 +96,19 @@ impl Harness {
     }
 }
 
-fn board_lines(rows: &[Vec<usize>], columns: &[Vec<usize>]) -> Vec<Vec<u64>> {
-    rows.iter()
-        .map(|c| LineOptions::new(c, columns.len()).collect())
-        .chain(columns.iter().map(|c| LineOptions::new(c, rows.len()).collect()))
-        .collect()
-}
-
 fn heart() -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let rows = vec![vec![2, 2], vec![3, 3], vec![7], vec![5], vec![3], vec![1]];
     let columns = vec![vec![2], vec![4], vec![5], vec![4], vec![5], vec![4], vec![2]];
     (rows, columns)
 }
 
-fn stream(rows: &[Vec<usize>], columns: &[Vec<usize>], every_cell: bool) -> Vec<u8> {
-    let mut bytes = vec![];
-    encode_board(
-        rows.len(),
-        columns.len(),
-        board_lines(rows, columns),
-        every_cell,
-        &mut bytes,
-    );
-    bytes
-}
-
 #[test]
 fn loads_a_board_in_both_encodings() {
     let (rows, columns) = heart();
-    let lines = board_lines(&rows, &columns);
+    let lines = lines_of(&rows, &columns);
     for every_cell in [false, true] {
         let mut h = Harness::new(1 << 20);
-        h.send(&stream(&rows, &columns, every_cell));
+        h.send(&v1_stream(&rows, &columns, every_cell));
         h.wait_bits(2);
         assert_eq!(h.refused, vec![], "every_cell={every_cell}");
         assert_eq!(h.solved, 1);
@@ -241,7 +222,7 @@ fn refuses_what_breaks_the_protocol() {
         assert_eq!(h.solved, 0, "{name}");
         // And the parser comes back: a good board right after loads.
         h.wait_bits(100);
-        h.send(&stream(&[vec![1]], &[vec![1]], false));
+        h.send(&v1_stream(&[vec![1]], &[vec![1]], false));
         assert_eq!((h.refused.len(), h.solved), (1, 1), "{name}: recovery");
     }
 }
@@ -249,25 +230,25 @@ fn refuses_what_breaks_the_protocol() {
 #[test]
 fn refuses_a_board_over_the_fifo_capacity() {
     let (rows, columns) = heart();
-    let total: usize = board_lines(&rows, &columns).iter().map(Vec::len).sum();
+    let total: usize = lines_of(&rows, &columns).iter().map(Vec::len).sum();
     let mut h = Harness::new(total - 1);
-    h.send(&stream(&rows, &columns, false));
+    h.send(&v1_stream(&rows, &columns, false));
     assert_eq!(h.refused, vec![(outcome::OVER_CAPACITY, detail::FIFO_FULL)]);
     assert_eq!(h.solved, 0);
     let mut h = Harness::new(total);
-    h.send(&stream(&rows, &columns, false));
+    h.send(&v1_stream(&rows, &columns, false));
     assert_eq!((h.refused.len(), h.solved), (0, 1), "exactly full fits");
 }
 
 #[test]
 fn start_board_restarts_at_any_point() {
     let (rows, columns) = heart();
-    let good = stream(&rows, &columns, false);
+    let good = v1_stream(&rows, &columns, false);
     let mut h = Harness::new(1 << 20);
     h.send(&good[..good.len() / 2]);
     h.send(&good);
     assert_eq!((h.refused.len(), h.solved, h.aborts), (0, 1, 2));
-    let lines = board_lines(&rows, &columns).concat();
+    let lines = lines_of(&rows, &columns).concat();
     assert_eq!(
         h.options[h.options.len() - lines.len()..],
         lines[..],
@@ -281,22 +262,22 @@ fn idle_line_drops_a_half_message_and_a_lone_start() {
     // A stray byte, silence, then a good board: the stray byte is forgotten.
     h.send(&[0xe0]);
     h.wait_bits(IDLE_TIMEOUT_BITS + 5);
-    h.send(&stream(&[vec![1]], &[vec![1]], false));
+    h.send(&v1_stream(&[vec![1]], &[vec![1]], false));
     assert_eq!((h.refused.len(), h.solved), (0, 1));
     // A lone START_BOARD, silence, then a good board.
     let mut h = Harness::new(1 << 20);
     h.send_messages(&[Message::new(code::START_BOARD, 5, false)]);
     h.wait_bits(IDLE_TIMEOUT_BITS + 5);
-    h.send(&stream(&[vec![1]], &[vec![1]], false));
+    h.send(&v1_stream(&[vec![1]], &[vec![1]], false));
     assert_eq!((h.refused.len(), h.solved), (0, 1));
     // Without the silence the stray START_BOARD pairs with the board's first.
     let mut h = Harness::new(1 << 20);
     h.send_messages(&[Message::new(code::START_BOARD, 5, false)]);
-    h.send(&stream(&[vec![1]], &[vec![1]], false));
+    h.send(&v1_stream(&[vec![1]], &[vec![1]], false));
     assert_eq!(h.solved, 0);
     // A board cut in the middle of a message is refused once the line is idle.
     let mut h = Harness::new(1 << 20);
-    let good = stream(&[vec![1]], &[vec![1]], false);
+    let good = v1_stream(&[vec![1]], &[vec![1]], false);
     h.send(&good[..7]);
     h.wait_bits(IDLE_TIMEOUT_BITS + 5);
     assert_eq!(h.refused, vec![(outcome::MALFORMED, detail::TRUNCATED)]);
@@ -308,7 +289,7 @@ fn idle_line_drops_a_half_message_and_a_lone_start() {
 #[test]
 fn loads_the_original_hosts_stream_with_start_line_zero() {
     let (rows, columns) = heart();
-    let lines = board_lines(&rows, &columns);
+    let lines = lines_of(&rows, &columns);
     let mut messages = vec![
         Message::new(code::START_BOARD, rows.len() as u16, false),
         Message::new(code::START_BOARD, columns.len() as u16, false),
@@ -349,8 +330,8 @@ fn loads_the_original_hosts_stream_with_start_line_zero() {
 #[test]
 fn a_framing_error_drops_its_message_and_refuses_the_board() {
     let (rows, columns) = heart();
-    let good = stream(&rows, &columns, false);
-    let lines = board_lines(&rows, &columns).concat();
+    let good = v1_stream(&rows, &columns, false);
+    let lines = lines_of(&rows, &columns).concat();
     // Outside a board, a lost high byte or low byte: the message is
     // dropped whole and the next one pairs up as sent.
     for lost in [0, 1] {
@@ -391,7 +372,7 @@ fn a_framing_error_drops_its_message_and_refuses_the_board() {
 #[test]
 fn a_board_cut_between_messages_is_refused_as_truncated() {
     let (rows, columns) = heart();
-    let good = stream(&rows, &columns, false);
+    let good = v1_stream(&rows, &columns, false);
     for at in (4..good.len() - 2).step_by(2).chain([good.len() - 2]) {
         let mut h = Harness::new(1 << 20);
         h.send(&good[..at]);
