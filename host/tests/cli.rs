@@ -896,6 +896,12 @@ fn send_takes_many_files_on_one_link() {
     assert_eq!(out.matches("solved by the board").count(), 2, "{out}");
     assert!(stderr(&o).contains("/no/such.non"), "{}", stderr(&o));
     assert!(out.contains("3 puzzles: 2 solved, 1 other"), "{out}");
+    // The table says who decided each: the board, for both.
+    let by_board = out
+        .lines()
+        .filter(|l| l.contains("solved, unique") && l.contains(" board "))
+        .count();
+    assert_eq!(by_board, 2, "{out}");
     // One simulated board served both: its figures are printed once.
     assert_eq!(out.matches("simulated board (").count(), 1, "{out}");
     let o = nonohost(&[

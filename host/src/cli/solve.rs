@@ -52,6 +52,8 @@ pub(super) struct Row {
     name: String,
     size: String,
     outcome: String,
+    /// Who decided it: board, host, or board+host.
+    by: String,
     seconds: f64,
     goal: String,
 }
@@ -74,6 +76,7 @@ pub fn run(a: &SolveArgs) -> i32 {
                     name: file,
                     size: String::new(),
                     outcome: "error".into(),
+                    by: String::new(),
                     seconds: 0.0,
                     goal: String::new(),
                 });
@@ -123,7 +126,7 @@ pub(super) enum Solved {
 
 impl Solved {
     pub(super) fn row(&self, seconds: f64) -> Row {
-        let (name, title, w, h, status, unique, goal) = match self {
+        let (name, title, w, h, status, unique, goal, by) = match self {
             Solved::Mono(r) => (
                 &r.file,
                 &r.title,
@@ -132,6 +135,7 @@ impl Solved {
                 r.status,
                 r.uniqueness_checked,
                 &r.goal,
+                &r.solved_by,
             ),
             Solved::Colour(r) => (
                 &r.file,
@@ -141,6 +145,7 @@ impl Solved {
                 r.status,
                 r.uniqueness_checked,
                 &r.goal,
+                &r.solved_by,
             ),
         };
         let outcome = match status {
@@ -159,6 +164,7 @@ impl Solved {
             },
             size: format!("{w}x{h}"),
             outcome: outcome.into(),
+            by: by.clone().unwrap_or_default(),
             seconds,
             goal: goal.clone().unwrap_or_default(),
         }
@@ -246,15 +252,16 @@ pub(super) fn table(rows: &[Row]) -> String {
         .unwrap_or(6)
         .max(6);
     let mut s = format!(
-        "\n{:<name_width$}  {:>9}  {:<20}  {:>10}  goal\n",
-        "puzzle", "size", "outcome", "time"
+        "\n{:<name_width$}  {:>9}  {:<20}  {:<10}  {:>10}  goal\n",
+        "puzzle", "size", "outcome", "by", "time"
     );
     for r in rows {
         s.push_str(&format!(
-            "{:<name_width$}  {:>9}  {:<20}  {:>10}  {}\n",
+            "{:<name_width$}  {:>9}  {:<20}  {:<10}  {:>10}  {}\n",
             r.name,
             r.size,
             r.outcome,
+            r.by,
             human_seconds(r.seconds),
             r.goal
         ));
