@@ -12,6 +12,7 @@
 //! ```
 
 use nonogram_hdl::board_model::{BoardModel, Engine};
+use nonogram_hdl::link::protocol::{decode_reply, status::outcome};
 use serialport::SerialPort;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,7 +27,8 @@ pub enum Behaviour {
     Model,
     /// Reads everything, never answers.
     Silent,
-    /// Answers END_BOARD with these bytes instead of a reply.
+    /// Answers END_BOARD with these bytes instead of a reply (QUERY still
+    /// gets its INFO, as from any board that runs).
     Garbage(Vec<u8>),
 }
 
@@ -127,10 +129,11 @@ impl ModelBoard {
                             stream = BoardModel::new(Engine::of_image(image));
                         }
                         if let Some(reply) = stream.byte(byte) {
+                            let info = decode_reply(&reply).is_ok_and(|(r, _)| r.outcome == outcome::INFO);
                             let reply = match (&self.behaviour, reply) {
                                 (Behaviour::Silent, _) => continue,
-                                (Behaviour::Garbage(g), _) => g.clone(),
-                                (Behaviour::Model, r) => r,
+                                (Behaviour::Garbage(g), _) if !info => g.clone(),
+                                (_, r) => r,
                             };
                             port.write_all(&reply)?;
                             port.flush()?;

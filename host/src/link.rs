@@ -368,7 +368,10 @@ pub fn send_puzzle(
 /// reply needs, and a stopped board would keep the user waiting for it.
 pub const QUERY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Asks the board for its build parameters (an INFO reply).
+/// Asks the board for its build parameters (an INFO reply). Any other
+/// reply is a late one, to an earlier board whose reply timed out (the
+/// board was still solving and ignored QUERY): it is dropped, and QUERY
+/// asked again while the time lasts.
 pub fn query(port: &mut dyn SerialPort, config: &LinkConfig) -> Result<Reply, LinkError> {
     let short = reply_timeout(0, 0, 0, config.baud);
     let timeout = config
@@ -378,7 +381,21 @@ pub fn query(port: &mut dyn SerialPort, config: &LinkConfig) -> Result<Reply, Li
         progress: false,
         ..config.clone()
     };
-    Ok(exchange(port, &query_bytes(), timeout, &quiet)?.reply)
+    let start = Instant::now();
+    loop {
+        let exchange = exchange(port, &query_bytes(), timeout, &quiet)?;
+        if exchange.reply.outcome == nonogram_hdl::link::protocol::status::outcome::INFO {
+            return Ok(exchange.reply);
+        }
+        if start.elapsed() > timeout {
+            return Err(LinkError::Timeout {
+                waited: start.elapsed(),
+                sent: 2,
+                total: 2,
+                received: exchange.reply_bytes,
+            });
+        }
+    }
 }
 
 /// How long a board takes to reboot into another flash image: the iCE40

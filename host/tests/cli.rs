@@ -918,4 +918,14 @@ fn send_takes_many_files_on_one_link() {
         .collect();
     assert_eq!(lines.len(), 2);
     assert!(lines.iter().all(|j| j["status"] == "solved"));
+    // No port: one error, and the rest are not tried.
+    let four = example("4x4.txt");
+    let o = nonohost(&["send", "--port", "/dev/ttyNOSUCHPORT", &four, &four, &four]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o).matches("does not exist").count(), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("2 other files were not sent"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -10,6 +10,7 @@ use nonohost::report::Status;
 use nonohost::send::{send_board, SendOptions};
 use nonohost::Puzzle;
 use serialport::{SerialPort, TTYPort};
+use std::io::{Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -245,6 +246,31 @@ fn query_gets_the_build_parameters() {
         info.fifo_addr_bits as usize,
         nonogram_hdl::common::params::FIFO_ADDR_BITS
     );
+}
+
+/// A reply that is not INFO (a late one, to an earlier board whose reply
+/// timed out) is not taken as QUERY's answer: QUERY asks again, and without
+/// an INFO it times out instead of reading a board reply as the build's.
+#[test]
+fn query_takes_only_an_info_reply() {
+    let (mut host, mut board) = pair();
+    // A board that answers every QUERY with a board's reply.
+    let late = nonogram_hdl::board_model::refusal(outcome::CONTRADICTION, 3);
+    board.set_timeout(Duration::from_secs(5)).unwrap();
+    std::thread::spawn(move || {
+        let mut query = [0u8; 2];
+        while board.read_exact(&mut query).is_ok() {
+            if board.write_all(&late).is_err() {
+                break;
+            }
+        }
+    });
+    let config = LinkConfig {
+        reply_timeout: Some(Duration::from_millis(400)),
+        ..quick()
+    };
+    let e = link::query(host.as_mut(), &config).unwrap_err();
+    assert!(matches!(e, LinkError::Timeout { .. }), "{e:?}");
 }
 
 #[test]

@@ -501,7 +501,8 @@ impl Logic for Solver {
         // become a commit (a line's last pair, W, becomes U), or has been
         // flushed; a new phase or a start puts a line in flight. So
         // `in_flight` (registered) and the writer's `busy` (registered) say
-        // whether the phase is still going: a decision from two registers.
+        // whether the phase is still going: with `running`, the decision
+        // reads three registers.
         self.in_flight.d.next =
             (self.picked.q.val() | self.fetched.q.val() | self.filter.busy.val()) & !self.filter.flush.val();
         self.phase_over.next = self.running.q.val() & !self.in_flight.q.val() & !self.writer.busy.val();

@@ -66,7 +66,7 @@ pub struct SendArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Print one JSON object instead of the picture.
+    /// Print one JSON object instead of the picture (one line per puzzle).
     #[arg(long)]
     pub json: bool,
 }
@@ -104,15 +104,25 @@ pub fn run(a: &SendArgs) -> i32 {
     let mut link: Option<Link> = None;
     let mut worst = exit::SOLVED;
     let mut rows = Vec::new();
-    for path in &a.files {
+    for (n, path) in a.files.iter().enumerate() {
         let file = path.display().to_string();
         let start = Instant::now();
+        let mut link_failed = false;
         let report = match Puzzle::load_as(path, format) {
-            Ok(puzzle) => send_one(a, &puzzle, &mut link),
+            Ok(puzzle) => send_one(a, &puzzle, &mut link, &mut link_failed),
             Err(e) => Report::error(&file, e),
         };
         worst = worst.max(print_report(&report, a.json));
         rows.push(solve::Solved::Mono(report).row(start.elapsed().as_secs_f64()));
+        // No port, no board: the rest would only fail the same way.
+        if link_failed && n + 1 < a.files.len() {
+            let rest = (a.files.len() - n - 1) as u64;
+            eprintln!(
+                "error: no link to a board; {} not sent",
+                crate::report::plural(rest, "other file was", "other files were")
+            );
+            break;
+        }
     }
     if let Some(sim) = link.as_ref().and_then(|l| l.sim.as_ref()) {
         let stats = sim.stats();
@@ -133,8 +143,8 @@ pub fn run(a: &SendArgs) -> i32 {
 }
 
 /// Sends one puzzle on `link`, opening it first if this is the first
-/// puzzle, and prints its report; returns the report.
-fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>) -> Report {
+/// puzzle; returns its report.
+fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>, link_failed: &mut bool) -> Report {
     // The engine the host will choose on a board with both images (the
     // simulated board's flash, and the real one's): for the simulation's
     // reply time. The simulated board starts in the image of the engine
@@ -172,7 +182,10 @@ fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>) -> Report {
     if link.is_none() {
         match open_link(a, start_engine) {
             Ok(l) => *link = Some(l),
-            Err(e) => return Report::new(puzzle, Status::Error).with_error(e),
+            Err(e) => {
+                *link_failed = true;
+                return Report::new(puzzle, Status::Error).with_error(e);
+            }
         }
     }
     let Some(link) = link.as_ref() else {

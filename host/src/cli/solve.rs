@@ -155,7 +155,9 @@ impl Solved {
             Status::NoSolution => "no solution",
             Status::GaveUp => "gave up",
             Status::Stalled => "stalled",
-            _ => "error",
+            Status::OverCapacity => "over capacity",
+            Status::Malformed => "malformed",
+            Status::Error => "error",
         };
         Row {
             name: match title {
