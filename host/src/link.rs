@@ -383,16 +383,16 @@ pub fn query(port: &mut dyn SerialPort, config: &LinkConfig) -> Result<Reply, Li
     };
     let start = Instant::now();
     loop {
-        let exchange = exchange(port, &query_bytes(), timeout, &quiet)?;
-        if exchange.reply.outcome == nonogram_hdl::link::protocol::status::outcome::INFO {
-            return Ok(exchange.reply);
+        let answer = exchange(port, &query_bytes(), timeout, &quiet)?;
+        if answer.reply.outcome == nonogram_hdl::link::protocol::status::outcome::INFO {
+            return Ok(answer.reply);
         }
         if start.elapsed() > timeout {
             return Err(LinkError::Timeout {
                 waited: start.elapsed(),
                 sent: 2,
                 total: 2,
-                received: exchange.reply_bytes,
+                received: answer.reply_bytes,
             });
         }
     }

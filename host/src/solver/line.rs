@@ -138,9 +138,8 @@ const OPTION_LIMIT: u64 = 512;
 enum Method<L> {
     /// Filter these options.
     Options(Vec<L>),
-    /// Run the clue's automaton (lines of up to 64 cells); `None` when the
-    /// clue does not fit the line at all.
-    Automaton(Option<Automaton>),
+    /// Run the clue's automaton (lines of up to 64 cells with many options).
+    Automaton(Automaton),
     /// The dynamic program (longer lines).
     Dp,
 }
@@ -156,16 +155,19 @@ pub struct LineKind<L> {
 impl<L: LineBits> LineKind<L> {
     pub fn new(clue: &[usize], length: usize) -> LineKind<L> {
         let blocks: Vec<usize> = clue.iter().copied().filter(|&b| b > 0).collect();
+        let options = || {
+            nonogram_hdl::dnf::options::LineOptions::new(&blocks, length)
+                .map(L::from_u64)
+                .collect()
+        };
         let method = if length > MAX_LENGTH {
             Method::Dp
         } else if nonogram_hdl::dnf::options::count(&blocks, length) <= OPTION_LIMIT {
-            Method::Options(
-                nonogram_hdl::dnf::options::LineOptions::new(&blocks, length)
-                    .map(L::from_u64)
-                    .collect(),
-            )
+            Method::Options(options())
         } else {
-            Method::Automaton(Automaton::new(&blocks, length))
+            // A clue with that many options fits its line, so it has an
+            // automaton; a clue that does not fit has none and no options.
+            Automaton::new(&blocks, length).map_or_else(|| Method::Options(options()), Method::Automaton)
         };
         LineKind {
             blocks,
@@ -192,9 +194,7 @@ impl<L: LineBits> LineKind<L> {
                 any.then_some((and & full, !or & full))
             }
             Method::Automaton(automaton) => {
-                let r = automaton
-                    .as_ref()?
-                    .solve(self.length, known.low_u64(), value.low_u64());
+                let r = automaton.solve(self.length, known.low_u64(), value.low_u64());
                 r.feasible().then(|| {
                     let full = full.low_u64();
                     (L::from_u64(!r.can_empty & full), L::from_u64(!r.can_fill & full))
