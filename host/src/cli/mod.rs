@@ -241,10 +241,11 @@ fn load(args: &PuzzleArgs) -> Result<Puzzle, crate::puzzle::ParseError> {
     Puzzle::load_as(&args.file, args.format.map(Format::from))
 }
 
-/// Prints a report: the JSON object on stdout with `--json`; else the text,
-/// on stderr when it is a diagnostic (an error, a refusal, a stream the
-/// board found malformed), as every other diagnostic.
-pub(crate) fn print_report(report: &Report, json: bool) -> i32 {
+/// Prints a report: the JSON object on stdout with `--json`; else the text
+/// (its pictures with their clues unless `clues` is false), on stderr when
+/// it is a diagnostic (an error, a refusal, a stream the board found
+/// malformed), as every other diagnostic.
+pub(crate) fn print_report(report: &Report, json: bool, clues: bool) -> i32 {
     let diagnostic = matches!(
         report.status,
         Status::Error | Status::OverCapacity | Status::Malformed
@@ -254,9 +255,9 @@ pub(crate) fn print_report(report: &Report, json: bool) -> i32 {
     } else if report.status == Status::Error && report.puzzle.is_none() {
         eprintln!("error: {}", report.error.as_deref().unwrap_or("unknown"));
     } else if diagnostic {
-        eprint!("{}", report.to_text());
+        eprint!("{}", report.to_text_with(clues));
     } else {
-        print!("{}", report.to_text());
+        print!("{}", report.to_text_with(clues));
     }
     if let Some(warning) = report.goal_warning() {
         eprintln!("{warning}");
@@ -388,7 +389,7 @@ fn info(a: &InfoArgs) -> i32 {
     let file = a.puzzle.file.display().to_string();
     let (puzzle, format) = match Puzzle::load_detected(&a.puzzle.file, a.puzzle.format.map(Format::from)) {
         Ok(p) => p,
-        Err(e) => return print_report(&Report::error(&file, e), a.json),
+        Err(e) => return print_report(&Report::error(&file, e), a.json, true),
     };
     let counts = wire::option_counts(&puzzle);
     let (row_options, column_options) = counts.split_at(puzzle.height());

@@ -69,6 +69,10 @@ pub struct SendArgs {
     /// Print one JSON object instead of the picture (one line per puzzle).
     #[arg(long)]
     pub json: bool,
+    /// Draw the answer without its clues (on a terminal, guide lines part
+    /// every 5 cells either way).
+    #[arg(long)]
+    pub no_clues: bool,
 }
 
 /// A port to the board, and the simulated board behind it with `--sim`.
@@ -112,7 +116,7 @@ pub fn run(a: &SendArgs) -> i32 {
             Ok(puzzle) => send_one(a, &puzzle, &mut link, &mut link_failed),
             Err(e) => Report::error(&file, e),
         };
-        worst = worst.max(print_report(&report, a.json));
+        worst = worst.max(print_report(&report, a.json, !a.no_clues));
         rows.push(solve::Solved::Mono(report).row(start.elapsed().as_secs_f64()));
         // No port, no board: the rest would only fail the same way.
         if link_failed && n + 1 < a.files.len() {

@@ -45,6 +45,10 @@ pub struct SolveArgs {
     /// colour (also when NO_COLOR is set or stdout is not a terminal).
     #[arg(long)]
     pub no_color: bool,
+    /// Draw the solution without its clues (on a terminal, guide lines
+    /// part every 5 cells either way).
+    #[arg(long)]
+    pub no_clues: bool,
 }
 
 /// One line of the summary table.
@@ -71,7 +75,7 @@ pub fn run(a: &SolveArgs) -> i32 {
         let puzzles = match load_any(path, format) {
             Ok((puzzles, _)) => puzzles,
             Err(e) => {
-                worst = worst.max(print_report(&Report::error(&file, &e), a.json));
+                worst = worst.max(print_report(&Report::error(&file, &e), a.json, true));
                 rows.push(Row {
                     name: file,
                     size: String::new(),
@@ -89,7 +93,7 @@ pub fn run(a: &SolveArgs) -> i32 {
             let (code, solved) = match puzzle {
                 AnyPuzzle::Mono(p) => {
                     let report = crate::software::solve_in_software(p, &options);
-                    (print_report(&report, a.json), Solved::Mono(report))
+                    (print_report(&report, a.json, !a.no_clues), Solved::Mono(report))
                 }
                 AnyPuzzle::Colour(p) => {
                     let report = solve_colour(p, &options);

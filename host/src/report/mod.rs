@@ -9,7 +9,7 @@ mod render;
 use crate::link::{self, LinkError};
 use crate::puzzle::Puzzle;
 use crate::wire;
-pub use render::{human_seconds, plural, render, size_text};
+pub use render::{human_seconds, plural, render, render_styled, size_text, Style};
 use render::{render_to_fit, rows_text};
 use serde::Serialize;
 
@@ -294,6 +294,11 @@ impl Report {
 
     /// The report for a terminal: the picture with its clues, the outcome, the numbers.
     pub fn to_text(&self) -> String {
+        self.to_text_with(true)
+    }
+
+    /// [`Report::to_text`], the pictures with or without their clues.
+    pub fn to_text_with(&self, clues: bool) -> String {
         let mut s = String::new();
         if let Some(p) = &self.puzzle {
             let title = self
@@ -310,7 +315,7 @@ impl Report {
             // With no solution, the cells line logic had fixed when a line
             // emptied would read like an answer: no grid.
             if !self.cells.is_empty() && self.status != Status::NoSolution {
-                s.push_str(&render_to_fit(p, &self.cells, |_| None));
+                s.push_str(&render_to_fit(p, &self.cells, |_| None, clues));
             }
             if let Some(other) = &self.other {
                 // The second solution, with the cells where it differs from the first marked.
@@ -327,7 +332,7 @@ impl Report {
                     plural(n as u64, "cell", "cells")
                 ));
                 let cells: Vec<Option<bool>> = other.iter().map(|&c| Some(c)).collect();
-                s.push_str(&render_to_fit(p, &cells, differ));
+                s.push_str(&render_to_fit(p, &cells, differ, clues));
             }
         }
         let headline = match self.status {

@@ -59,24 +59,75 @@ pub fn human_seconds(t: f64) -> String {
     }
 }
 
+/// How a grid is drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    /// The row clues on the left and the column clues on top.
+    pub clues: bool,
+    /// Guide lines every 5 cells, as printed puzzles have (`|` between
+    /// column groups, a rule between row groups): on a terminal only, so
+    /// that pipes and files keep one character a cell.
+    pub guides: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            clues: true,
+            guides: false,
+        }
+    }
+}
+
 /// The grid with row clues on the left and column clues stacked on top;
 /// `mark` may show a cell (by row-major index) as another character.
 pub fn render(puzzle: &Puzzle, cells: &[Option<bool>], mark: impl Fn(usize) -> Option<char>) -> String {
+    render_styled(puzzle, cells, mark, Style::default())
+}
+
+/// [`render`], with or without the clues and the guide lines.
+pub fn render_styled(
+    puzzle: &Puzzle,
+    cells: &[Option<bool>],
+    mark: impl Fn(usize) -> Option<char>,
+    style: Style,
+) -> String {
     let (w, h) = (puzzle.width(), puzzle.height());
-    let cw = puzzle
-        .columns
-        .iter()
-        .flatten()
-        .map(|n| n.to_string().len())
-        .max()
-        .unwrap_or(1)
-        .max(1);
+    let cw = if style.clues {
+        puzzle
+            .columns
+            .iter()
+            .flatten()
+            .map(|n| n.to_string().len())
+            .max()
+            .unwrap_or(1)
+            .max(1)
+    } else {
+        1
+    };
     let row_text: Vec<String> = puzzle.rows.iter().map(|c| clue_text(c, " ")).collect();
     let rw = row_text.iter().map(|t| t.len()).max().unwrap_or(1);
-    let depth = puzzle.columns.iter().map(|c| c.len().max(1)).max().unwrap_or(1);
+    let depth = if style.clues {
+        puzzle.columns.iter().map(|c| c.len().max(1)).max().unwrap_or(1)
+    } else {
+        0
+    };
+    // What goes before column c: a space, or a guide; nothing before the
+    // first column when there are no row clues to part it from.
+    let guide_before = |c: usize| style.guides && c > 0 && c % 5 == 0;
+    let separator = |c: usize| match (guide_before(c), c == 0 && !style.clues) {
+        (_, true) => "",
+        (true, _) => "|",
+        _ => " ",
+    };
+    let margin = if style.clues {
+        " ".repeat(rw + 1)
+    } else {
+        String::new()
+    };
     let mut s = String::new();
     for level in 0..depth {
-        s.push_str(&" ".repeat(rw + 1));
+        s.push_str(&margin);
         for c in 0..w {
             let clue = &puzzle.columns[c];
             let numbers: Vec<String> = if clue.is_empty() {
@@ -95,11 +146,22 @@ pub fn render(puzzle: &Puzzle, cells: &[Option<bool>], mark: impl Fn(usize) -> O
         s.push('\n');
     }
     for r in 0..h {
-        s.push_str(&format!("{:>rw$} ", row_text[r]));
+        if style.guides && r > 0 && r % 5 == 0 {
+            s.push_str(&margin);
+            for c in 0..w {
+                let cross = if guide_before(c) { "+" } else { "-" };
+                s.push_str(if separator(c).is_empty() { "" } else { cross });
+                s.push_str(&"-".repeat(cw));
+            }
+            s.push('\n');
+        }
+        if style.clues {
+            s.push_str(&format!("{:>rw$} ", row_text[r]));
+        }
         for c in 0..w {
             let ch = cells.get(r * w + c).copied().flatten();
             let ch = mark(r * w + c).unwrap_or(cell_char(ch));
-            s.push_str(&format!(" {ch:>cw$}"));
+            s.push_str(&format!("{}{ch:>cw$}", separator(c)));
         }
         s.push('\n');
     }
@@ -128,9 +190,15 @@ pub(super) fn render_to_fit(
     puzzle: &Puzzle,
     cells: &[Option<bool>],
     mark: impl Fn(usize) -> Option<char>,
+    clues: bool,
 ) -> String {
-    let full = render(puzzle, cells, mark);
-    let Some(columns) = terminal_columns() else {
+    let columns = terminal_columns();
+    let style = Style {
+        clues,
+        guides: columns.is_some(),
+    };
+    let full = render_styled(puzzle, cells, mark, style);
+    let Some(columns) = columns else {
         return full;
     };
     if full.lines().all(|l| l.chars().count() <= columns) {
@@ -142,10 +210,9 @@ pub(super) fn render_to_fit(
             "(the picture is {w} cells wide, wider than this terminal's {columns} columns: see --png, --svg or --json)\n"
         );
     }
+    let without = if clues { ", without the clues," } else { "" };
     half_blocks(cells, w, h)
-        + &format!(
-            "(half blocks, two rows a character, without the clues, to fit {columns} columns; ░ undecided)\n"
-        )
+        + &format!("(half blocks, two rows a character{without} to fit {columns} columns; ░ undecided)\n")
 }
 
 /// The picture two rows to a character: █ both filled, ▀ the top, ▄ the
@@ -198,5 +265,45 @@ mod tests {
         let text = render(&p, &r.cells, |_| None);
         let expected = "       1 1  \n     1 1 1 3\n  2  . # # .\n1 1  # . . #\n  3  . # # #\n  1  . . . #\n";
         assert_eq!(text, expected, "\n{text}");
+        let bare = Style {
+            clues: false,
+            guides: false,
+        };
+        assert_eq!(
+            render_styled(&p, &r.cells, |_| None, bare),
+            ". # # .\n# . . #\n. # # #\n. . . #\n"
+        );
+    }
+
+    #[test]
+    fn guide_lines_part_every_five_cells() {
+        // 7 columns x 6 rows, every cell filled.
+        let p = Puzzle::from_clues("t", vec![vec![7]; 6], vec![vec![6]; 7]);
+        let cells = vec![Some(true); 42];
+        let guides = Style {
+            clues: true,
+            guides: true,
+        };
+        let text = render_styled(&p, &cells, |_| None, guides);
+        let expected = [
+            "   6 6 6 6 6 6 6",
+            "7  # # # # #|# #",
+            "7  # # # # #|# #",
+            "7  # # # # #|# #",
+            "7  # # # # #|# #",
+            "7  # # # # #|# #",
+            "  ----------+---",
+            "7  # # # # #|# #",
+        ]
+        .map(|l| format!("{l}\n"))
+        .concat();
+        assert_eq!(text, expected, "\n{text}");
+        let bare = Style {
+            clues: false,
+            guides: true,
+        };
+        let text = render_styled(&p, &cells, |_| None, bare);
+        assert_eq!(text.lines().nth(5), Some("---------+---"), "\n{text}");
+        assert_eq!(text.lines().next(), Some("# # # # #|# #"), "\n{text}");
     }
 }
