@@ -415,23 +415,15 @@ pub struct Args {
 /// consistent and, for a whole 5×5 census, both counts match the published
 /// figures; 1 otherwise.
 pub fn run(args: &Args) -> i32 {
-    use std::io::IsTerminal;
     let GridSize { rows, columns } = args.size;
     let all = 1u64 << (rows * columns);
     let grids = args.limit.unwrap_or(all).min(all);
     let threads = args.threads.unwrap_or_else(crate::random::default_threads).max(1);
-    let bar = if !args.quiet && !args.json && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(grids);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "census {wide_bar} {human_pos}/{human_len} grids ({per_sec}, {eta} left)",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = crate::progress::bar(
+        crate::progress::wanted(args.quiet, args.json),
+        grids,
+        "census {wide_bar} {human_pos}/{human_len} grids ({per_sec}, {eta} left)",
+    );
     let start = std::time::Instant::now();
     let counts = census(args.engine, rows, columns, 0..grids, threads, &bar);
     let seconds = start.elapsed().as_secs_f64();

@@ -21,6 +21,7 @@ pub mod cli;
 pub mod colour;
 pub mod fake;
 pub mod link;
+pub mod progress;
 pub mod puzzle;
 pub mod random;
 pub mod report;

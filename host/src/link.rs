@@ -551,17 +551,8 @@ pub fn exchange(
     let (reply, used) = match early {
         Some(r) => r,
         None => {
-            let spinner = if config.progress {
-                let spinner = ProgressBar::new_spinner();
-                spinner.set_style(
-                    ProgressStyle::with_template("{spinner} waiting for the board, {elapsed}")
-                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-                );
-                spinner.enable_steady_tick(Duration::from_millis(100));
-                spinner
-            } else {
-                ProgressBar::hidden()
-            };
+            let spinner =
+                crate::progress::spinner(config.progress, "{spinner} waiting for the board, {elapsed}");
             let reply = drain_output(port, stall)
                 .and_then(|()| wait_reply(port, &mut received, reply_timeout, sent, bytes.len()));
             spinner.finish_and_clear();

@@ -31,22 +31,16 @@ pub static SEARCHING: AtomicBool = AtomicBool::new(false);
 /// the search's progress (when asked for).
 pub(crate) fn budget_of(options: &SearchOptions, start: Instant) -> (Budget, Option<indicatif::ProgressBar>) {
     let spinner = options.progress.then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        bar.set_message("searching");
+        let bar = crate::progress::spinner(true, "{spinner} searching{msg}, {elapsed}");
+        bar.set_message("");
         bar
     });
     let budget = Budget {
         deadline: options.max_time.map(|t| start + t),
         stop: options.interrupt.clone(),
         progress: spinner.clone().map(|bar| {
-            Arc::new(move |nodes: u64| {
-                bar.set_message(format!(
-                    "searching: {nodes} nodes, {:.0} s",
-                    start.elapsed().as_secs_f64()
-                ));
-                bar.tick();
-            }) as Arc<dyn Fn(u64) + Send + Sync>
+            Arc::new(move |nodes: u64| bar.set_message(format!(": {nodes} nodes")))
+                as Arc<dyn Fn(u64) + Send + Sync>
         }),
     };
     (budget, spinner)
@@ -164,20 +158,9 @@ pub fn solve_in_software(puzzle: &Puzzle, options: &SearchOptions) -> Report {
     // Line logic on a big puzzle takes seconds (25 s on a dense 1024x1024)
     // and reports nothing on the way: a spinner that ticks by itself says
     // the host is at work.
-    let spinner = options.progress.then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} line logic, {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
-        bar.enable_steady_tick(Duration::from_millis(100));
-        bar
-    });
+    let spinner = crate::progress::spinner(options.progress, "{spinner} line logic, {elapsed}");
     let lines = solver.line_solve(&puzzle.rows, &puzzle.columns);
-    if let Some(bar) = spinner {
-        bar.finish_and_clear();
-    }
+    spinner.finish_and_clear();
     report.set_cells(lines.cells.clone());
     match lines.outcome {
         LineOutcome::Solved => {

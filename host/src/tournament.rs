@@ -325,17 +325,11 @@ pub fn run(args: &Args) -> i32 {
         Ok(p) => p,
         Err(e) => return crate::report::usage_error(&e, args.json),
     };
-    use std::io::IsTerminal;
-    let bar = if !args.quiet && !args.json && std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(puzzles.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("tournament {wide_bar} {pos}/{len} puzzles ({eta} left)")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress::bar(
+        crate::progress::wanted(args.quiet, args.json),
+        puzzles.len() as u64,
+        "tournament {wide_bar} {pos}/{len} puzzles ({eta} left)",
+    );
     let results = match run_puzzles(args, &puzzles, |n| bar.set_position(n as u64)) {
         Ok(r) => r,
         Err(e) => {

@@ -17,14 +17,20 @@ fn with_exit_statuses(document: &str) -> String {
     for line in document.lines() {
         out.push_str(line);
         out.push('\n');
-        if let Some(rest) = line.strip_prefix("<!-- exit ").and_then(|r| r.strip_suffix(" -->")) {
+        if let Some(rest) = line
+            .strip_prefix("<!-- exit ")
+            .and_then(|r| r.strip_suffix(" -->"))
+        {
             let (code, command) = rest.split_once(": ").expect("<!-- exit N: COMMAND -->");
             statuses.push((format!("$ {command}"), code.to_string()));
         } else if let Some(i) = statuses.iter().position(|(command, _)| command == line) {
             out.push_str(&format!("? {}\n", statuses.remove(i).1));
         }
     }
-    assert!(statuses.is_empty(), "exit comments with no such command: {statuses:?}");
+    assert!(
+        statuses.is_empty(),
+        "exit comments with no such command: {statuses:?}"
+    );
     out
 }
 

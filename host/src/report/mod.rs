@@ -33,7 +33,7 @@ pub mod exit {
 }
 
 /// The outcome, as JSON's `status`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Solved,
@@ -43,6 +43,7 @@ pub enum Status {
     OverCapacity,
     Malformed,
     GaveUp,
+    #[default]
     Error,
 }
 
@@ -59,8 +60,9 @@ impl Status {
     }
 }
 
-/// Everything `send` or `solve` reports. `--json` prints it as is.
-#[derive(Clone, Debug, Serialize)]
+/// Everything `send` or `solve` reports. `--json` prints it as is. (The
+/// default is an error with nothing known, which `new` and `error` fill.)
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Report {
     pub status: Status,
     pub file: String,
@@ -137,73 +139,18 @@ impl Report {
             title: puzzle.title.clone(),
             width: puzzle.width(),
             height: puzzle.height(),
-            rows: Vec::new(),
-            other_rows: None,
-            solved_by: None,
-            engine: None,
-            switched_from: None,
-            solutions: None,
-            uniqueness_checked: None,
-            search_nodes: None,
-            line_logic: None,
-            cycles: None,
-            board_seconds: None,
-            passes: None,
-            board_nodes: None,
-            board_backtracks: None,
             options: wire::total_options(puzzle),
-            board_options: None,
-            bytes_sent: None,
-            reply_bytes: None,
-            send_seconds: None,
-            link_seconds: None,
-            baud: None,
-            message: None,
-            goal: None,
-            goal_message: None,
-            error: None,
-            cells: Vec::new(),
-            other: None,
             puzzle: Some(puzzle.clone()),
+            ..Report::default()
         }
     }
 
     /// A report on an error before any puzzle was read.
     pub fn error(file: &str, error: impl std::fmt::Display) -> Report {
         Report {
-            status: Status::Error,
             file: file.to_string(),
-            title: None,
-            width: 0,
-            height: 0,
-            rows: Vec::new(),
-            other_rows: None,
-            solved_by: None,
-            engine: None,
-            switched_from: None,
-            solutions: None,
-            uniqueness_checked: None,
-            search_nodes: None,
-            line_logic: None,
-            cycles: None,
-            board_seconds: None,
-            passes: None,
-            board_nodes: None,
-            board_backtracks: None,
-            options: 0,
-            board_options: None,
-            bytes_sent: None,
-            reply_bytes: None,
-            send_seconds: None,
-            link_seconds: None,
-            baud: None,
-            message: None,
-            goal: None,
-            goal_message: None,
             error: Some(error.to_string()),
-            cells: Vec::new(),
-            other: None,
-            puzzle: None,
+            ..Report::default()
         }
     }
 

@@ -114,7 +114,7 @@ pub fn render_styled(
     };
     // What goes before column c: a space, or a guide; nothing before the
     // first column when there are no row clues to part it from.
-    let guide_before = |c: usize| style.guides && c > 0 && c % 5 == 0;
+    let guide_before = |c: usize| style.guides && c > 0 && c.is_multiple_of(5);
     let separator = |c: usize| match (guide_before(c), c == 0 && !style.clues) {
         (_, true) => "",
         (true, _) => "|",
@@ -146,7 +146,7 @@ pub fn render_styled(
         s.push('\n');
     }
     for r in 0..h {
-        if style.guides && r > 0 && r % 5 == 0 {
+        if style.guides && r > 0 && r.is_multiple_of(5) {
             s.push_str(&margin);
             for c in 0..w {
                 let cross = if guide_before(c) { "+" } else { "-" };

@@ -387,7 +387,6 @@ pub struct Args {
 
 /// Runs `nonohost sweep`; 0 when the core and the model agree on every puzzle, 1 otherwise.
 pub fn run(args: &Args) -> i32 {
-    use std::io::IsTerminal;
     let backend = Backend::from_flag(&args.backend);
     if !args.replay.is_empty() {
         return replay(args.engine, backend, &args.replay, args.json);
@@ -420,18 +419,11 @@ pub fn run(args: &Args) -> i32 {
         backend,
         budget: crate::wire::budget_units(args.budget),
     };
-    let bar = if !args.quiet && !args.json && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(config.count);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "sweep {wide_bar} {human_pos}/{human_len} puzzles ({per_sec}, {eta} left)",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = crate::progress::bar(
+        crate::progress::wanted(args.quiet, args.json),
+        config.count,
+        "sweep {wide_bar} {human_pos}/{human_len} puzzles ({per_sec}, {eta} left)",
+    );
     let start = std::time::Instant::now();
     let (stats, failures) = match sweep(&config, &bar) {
         Ok(result) => result,
