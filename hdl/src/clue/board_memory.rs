@@ -21,8 +21,9 @@
 use rust_hdl::prelude::*;
 
 use crate::common::block_ram::BlockRam;
+use crate::constant;
 
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct BoardMemory {
     pub clock: Signal<In, Clock>,
     /// What the next cycle reads (one flag at a time): the reply's row; the
@@ -99,6 +100,87 @@ pub struct BoardMemory {
     cross_known: DFF<Bit>,
     cross_value: DFF<Bit>,
     undo_second: DFF<Bit>,
+    // The written word in two LUTs a bit (see its update): the word read is
+    // written back with `line_bit` set or cleared (`modify`), or `chosen`
+    // is written: 0, the visit's Known word (`select_known`), its Value
+    // word (`select_value`), or all ones (both: a set when modifying).
+    modify: Signal<Local, Bit>,
+    setting: Signal<Local, Bit>,
+    clearing: Signal<Local, Bit>,
+    select_known: Signal<Local, Bit>,
+    select_value: Signal<Local, Bit>,
+    chosen: Signal<Local, Bits<64>>,
+    ones: Constant<Bits<64>>,
+}
+
+impl Default for BoardMemory {
+    fn default() -> Self {
+        BoardMemory {
+            clock: Default::default(),
+            read_reply: Default::default(),
+            read_line: Default::default(),
+            read_cross: Default::default(),
+            read_scan: Default::default(),
+            read_guess: Default::default(),
+            read_save: Default::default(),
+            read_undo_row: Default::default(),
+            read_undo_column: Default::default(),
+            read_value_copy: Default::default(),
+            reply_row: Default::default(),
+            index: Default::default(),
+            is_column: Default::default(),
+            copied_cell: Default::default(),
+            scan_row: Default::default(),
+            guess_row: Default::default(),
+            save_row: Default::default(),
+            undo_row: Default::default(),
+            undo_column: Default::default(),
+            read_used: Default::default(),
+            read_data: Default::default(),
+            write: Default::default(),
+            write_address: Default::default(),
+            visit_written: Default::default(),
+            crossing: Default::default(),
+            undoing: Default::default(),
+            new_known: Default::default(),
+            new_value: Default::default(),
+            line_bit: Default::default(),
+            copied_value: Default::default(),
+            save: Default::default(),
+            done: Default::default(),
+            answer_kept: Default::default(),
+            reply_value: Default::default(),
+            reply_differs: Default::default(),
+            row_word: Default::default(),
+            board: Default::default(),
+            solution: Default::default(),
+            reading_reply: Default::default(),
+            reading_line: Default::default(),
+            reading_cross: Default::default(),
+            reading_scan: Default::default(),
+            reading_guess: Default::default(),
+            reading_save: Default::default(),
+            reading_undo_row: Default::default(),
+            reading_undo_column: Default::default(),
+            reading_value: Default::default(),
+            read_line_number: Default::default(),
+            write_q: Default::default(),
+            write_address_q: Default::default(),
+            write_data: Default::default(),
+            word_known: Default::default(),
+            word_value: Default::default(),
+            cross_known: Default::default(),
+            cross_value: Default::default(),
+            undo_second: Default::default(),
+            modify: Default::default(),
+            setting: Default::default(),
+            clearing: Default::default(),
+            select_known: Default::default(),
+            select_value: Default::default(),
+            chosen: Default::default(),
+            ones: constant(u64::MAX),
+        }
+    }
 }
 
 impl Logic for BoardMemory {
@@ -187,21 +269,38 @@ impl Logic for BoardMemory {
         self.cross_known.d.next = self.crossing.val();
         self.cross_value.d.next = self.cross_known.q.val();
         self.undo_second.d.next = self.undoing.val();
-        self.write_data.d.next = 0.into();
-        if self.word_known.q.val() {
-            self.write_data.d.next = self.new_known.val();
-        }
-        if self.word_value.q.val() {
-            self.write_data.d.next = self.new_value.val();
-        }
-        if self.cross_known.q.val() | (self.cross_value.q.val() & self.copied_value.val()) {
-            self.write_data.d.next = self.board.read_data.val() | self.line_bit.val();
-        }
-        if (self.cross_value.q.val() & !self.copied_value.val())
+        // The written word: a clear of `line_bit` in the word read (an
+        // undo, or CrossValue with the value 0) before a set (CrossKnown,
+        // or CrossValue with 1), before the visit's Value word, before its
+        // Known word, else 0 (the board's clear). Written as a priority
+        // chain of five words, yosys and ABC mapped it to three or four
+        // LUTs a bit (four in the split solver: 62 more than in one
+        // block); coded into three shared selects it is two: `chosen` from
+        // Known, Value and two selects, then the written bit from `chosen`,
+        // the read bit, `line_bit` and `modify`.
+        self.clearing.next = (self.cross_value.q.val() & !self.copied_value.val())
             | self.undoing.val()
-            | self.undo_second.q.val()
-        {
-            self.write_data.d.next = self.board.read_data.val() & !self.line_bit.val();
+            | self.undo_second.q.val();
+        self.setting.next = self.cross_known.q.val() | (self.cross_value.q.val() & self.copied_value.val());
+        self.modify.next = self.clearing.val() | self.setting.val();
+        self.select_known.next = !self.clearing.val()
+            & (self.setting.val() | (!self.word_value.q.val() & self.word_known.q.val()));
+        self.select_value.next = !self.clearing.val() & (self.setting.val() | self.word_value.q.val());
+        self.chosen.next = 0.into();
+        if self.select_known.val() {
+            self.chosen.next = self.new_known.val();
+        }
+        if self.select_value.val() {
+            self.chosen.next = self.new_value.val();
+            if self.select_known.val() {
+                self.chosen.next = self.ones.val();
+            }
+        }
+        // Modifying, `chosen` is all ones for a set and 0 for a clear.
+        self.write_data.d.next = self.chosen.val();
+        if self.modify.val() {
+            self.write_data.d.next = (self.board.read_data.val() & !self.line_bit.val())
+                | (self.chosen.val() & (self.board.read_data.val() | self.line_bit.val()));
         }
 
         self.solution.read_address.next = self.reply_row.val();

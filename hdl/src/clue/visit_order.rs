@@ -75,6 +75,19 @@ pub struct VisitOrder {
     // The clear's cycle: counter + m ≥ 64 (counter + n ≥ 64).
     row_fill_sum: Signal<Local, Bits<8>>,
     column_fill_sum: Signal<Local, Bits<8>>,
+    // The dirty bits' update, coded so that a bit is three LUTs (a row) or
+    // two (a column) behind its flip-flop's enable (see the update).
+    clean_row: Signal<Local, Bit>,
+    clean_column: Signal<Local, Bit>,
+    cross_row: Signal<Local, Bit>,
+    cross_column: Signal<Local, Bit>,
+    row_change: Signal<Local, Bit>,
+    row_or: Signal<Local, Bit>,
+    row_pick: Signal<Local, Bit>,
+    column_change: Signal<Local, Bit>,
+    column_shift: Signal<Local, Bit>,
+    row_next: Signal<Local, Bits<64>>,
+    column_next: Signal<Local, Bits<64>>,
 }
 
 impl Logic for VisitOrder {
@@ -133,28 +146,51 @@ impl Logic for VisitOrder {
             // The dirty columns are bits 0..n now.
             self.column_mask_q.d.next = self.dirty_columns.q.val();
         }
-        if self.filling.q.val() {
-            self.dirty_rows.d.next =
+        // The pulses by priority (a later one wins): filling (shift in),
+        // cleaning (clear `line_bit`), crossing (set `copied_bit` in the
+        // other kind), marking (set `line_bit` in the rows), forgetting and
+        // the start (all 0). As a chain of four words each bit took three
+        // to five LUTs, as ABC happened to split it; coded here into shared
+        // selects, a row bit is `row_pick` choosing between two LUTs of its
+        // own and `row_or` between those, and a column bit two LUTs, the
+        // flip-flops enabled when a pulse changes their word.
+        self.clean_row.next = self.cleaning.val() & !self.is_column_q.q.val();
+        self.clean_column.next = self.cleaning.val() & self.is_column_q.q.val();
+        self.cross_row.next = self.crossing.val() & self.is_column_q.q.val();
+        self.cross_column.next = self.crossing.val() & !self.is_column_q.q.val();
+        self.row_change.next =
+            self.filling.q.val() | self.clean_row.val() | self.cross_row.val() | self.marking.val();
+        self.row_or.next = self.cross_row.val() | self.marking.val();
+        self.row_pick.next = self.filling.q.val() & !self.clean_row.val();
+        if self.row_or.val() {
+            self.row_pick.next = !self.marking.val();
+        }
+        self.row_next.next = self.dirty_rows.q.val() & !self.line_bit.val();
+        if self.row_pick.val() {
+            self.row_next.next =
                 (self.dirty_rows.q.val() << 1) | bit_cast::<64, 1>(self.row_fill_sum.val().get_bit(6).into());
-            self.dirty_columns.d.next = (self.dirty_columns.q.val() << 1)
+        }
+        if self.row_or.val() {
+            self.row_next.next = self.dirty_rows.q.val() | self.line_bit.val();
+            if self.row_pick.val() {
+                self.row_next.next = self.dirty_rows.q.val() | self.copied_bit.val();
+            }
+        }
+        if self.row_change.val() {
+            self.dirty_rows.d.next = self.row_next.val();
+        }
+        self.column_change.next = self.filling.q.val() | self.clean_column.val() | self.cross_column.val();
+        self.column_shift.next = self.filling.q.val() & !self.clean_column.val();
+        self.column_next.next = self.dirty_columns.q.val() & !self.line_bit.val();
+        if self.column_shift.val() {
+            self.column_next.next = (self.dirty_columns.q.val() << 1)
                 | bit_cast::<64, 1>(self.column_fill_sum.val().get_bit(6).into());
         }
-        if self.cleaning.val() {
-            if self.is_column_q.q.val() {
-                self.dirty_columns.d.next = self.dirty_columns.q.val() & !self.line_bit.val();
-            } else {
-                self.dirty_rows.d.next = self.dirty_rows.q.val() & !self.line_bit.val();
-            }
+        if self.cross_column.val() {
+            self.column_next.next = self.dirty_columns.q.val() | self.copied_bit.val();
         }
-        if self.crossing.val() {
-            if self.is_column_q.q.val() {
-                self.dirty_rows.d.next = self.dirty_rows.q.val() | self.copied_bit.val();
-            } else {
-                self.dirty_columns.d.next = self.dirty_columns.q.val() | self.copied_bit.val();
-            }
-        }
-        if self.marking.val() {
-            self.dirty_rows.d.next = self.dirty_rows.q.val() | self.line_bit.val();
+        if self.column_change.val() {
+            self.dirty_columns.d.next = self.column_next.val();
         }
         if self.forgetting.val() {
             self.dirty_rows.d.next = 0.into();
