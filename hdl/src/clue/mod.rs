@@ -4,18 +4,24 @@
 //!
 //! * [`core`]: the whole engine behind its UART: parser, solver, reply;
 //! * [`parser`]: protocol v2's messages into the clue store;
-//! * [`solver`]: the visit order, the board memory, crossing writes and the
-//!   search, around [`line_solver`];
+//! * [`solver`]: the state machine of visits and search, around
+//!   [`line_solver`], [`clue_store`], [`board_memory`], [`visit_order`],
+//!   [`fresh_finder`] and [`trail`];
 //! * [`reply`]: the verdict and the board as protocol v2 messages;
 //! * [`clue_protocol`]: protocol v2's encoding, for hosts and tests;
 //! * [`clue_model`]: the engine in plain Rust, cycle for cycle;
 //! * [`line_logic`]: the line solver's algorithm in plain Rust.
 
+pub mod board_memory;
 pub mod clue_model;
 pub mod clue_protocol;
+pub mod clue_store;
 pub mod core;
+pub mod fresh_finder;
 pub mod line_logic;
 pub mod line_solver;
 pub mod parser;
 pub mod reply;
 pub mod solver;
+pub mod trail;
+pub mod visit_order;

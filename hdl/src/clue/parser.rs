@@ -99,10 +99,21 @@ pub struct ClueParser {
     line_write_q: DFF<Bit>,
     budget_q: DFF<Bits<12>>,
     first_only_q: DFF<Bit>,
-    /// A block can be stored: its line and the store have room.
+    /// A block can be stored: its line and the store have room. Registered
+    /// (as `no_room`, low at power-up, when nothing is stored), set where
+    /// `stored` and `blocks` change: its compares on `stored` and `blocks`
+    /// on the way into `refuse` (and on into the session's refusal
+    /// registers) missed 100 MHz on nextpnr seeds.
     room: Signal<Local, Bit>,
-    max_blocks: Constant<Bits<6>>,
+    no_room: DFF<Bit>,
+    /// A block stored now leaves room for the next.
+    room_after: Signal<Local, Bit>,
+    /// The message's index is 0 (decoded with the flags, for the same
+    /// reason).
+    index_zero: DFF<Bit>,
     store_size: Constant<Bits<12>>,
+    last_block: Constant<Bits<6>>,
+    last_address: Constant<Bits<12>>,
     code_start_line: Constant<Bits<3>>,
     code_blocks: Constant<Bits<3>>,
     code_end_board: Constant<Bits<3>>,
@@ -175,8 +186,12 @@ impl ClueParser {
             budget_q: Default::default(),
             first_only_q: Default::default(),
             room: Default::default(),
-            max_blocks: constant(MAX_BLOCKS_PER_LINE as u64),
+            no_room: Default::default(),
+            room_after: Default::default(),
+            index_zero: Default::default(),
             store_size: constant(1u64 << CLUE_STORE_BITS),
+            last_block: constant(MAX_BLOCKS_PER_LINE as u64 - 1),
+            last_address: constant((1u64 << CLUE_STORE_BITS) - 1),
             code_start_line: constant(code::START_LINE),
             code_blocks: constant(code::ASSIGN),
             code_end_board: constant(code::END_BOARD),
@@ -213,7 +228,9 @@ impl Logic for ClueParser {
             clue_address_q,
             line_write_q,
             budget_q,
-            first_only_q
+            first_only_q,
+            no_room,
+            index_zero
         );
         // The session: bytes in; boards begun, refused, queried.
         self.session.clock.next = self.clock.val();
@@ -245,8 +262,9 @@ impl Logic for ClueParser {
         self.clue_write_q.d.next = false;
         self.line_write_q.d.next = false;
         self.second_pending.d.next = false;
-        self.room.next =
-            (self.blocks.q.val() != self.max_blocks.val()) & (self.stored.q.val() != self.store_size.val());
+        self.room.next = !self.no_room.q.val();
+        self.room_after.next =
+            (self.blocks.q.val() != self.last_block.val()) & (self.stored.q.val() != self.last_address.val());
         self.session.body.listening.next = true;
         self.session.body.finish.next = false;
         // A message taken is refused as UNEXPECTED unless a case below wants it.
@@ -273,6 +291,7 @@ impl Logic for ClueParser {
             self.is_next_line.d.next = (bit_cast::<12, 8>(self.line.q.val() + 1) == self.message_index.val())
                 | (self.message_index.val() == 0);
             self.line_is_last.d.next = self.line.q.val() + 1 == self.total_lines.q.val();
+            self.index_zero.d.next = self.message_index.val() == 0;
         }
 
         // Act on it.
@@ -281,13 +300,14 @@ impl Logic for ClueParser {
             match self.state.q.val() {
                 LineState::ExpectFirstLine => {
                     if self.is_start_line.q.val() {
-                        if self.message_index.val() == 0 {
+                        if self.index_zero.q.val() {
                             self.session.body.refuse.next = false;
                             self.state.d.next = LineState::InLine;
                             self.line.d.next = 0.into();
                             self.first.d.next = 0.into();
                             self.stored.d.next = 0.into();
                             self.blocks.d.next = 0.into();
+                            self.no_room.d.next = false;
                             self.line_write_q.d.next = true;
                         } else {
                             self.session.body.detail.next = self.wrong_line.val();
@@ -304,6 +324,7 @@ impl Logic for ClueParser {
                             self.line.d.next = self.line.q.val() + 1;
                             self.first.d.next = bit_cast::<CLUE_STORE_BITS, 12>(self.stored.q.val());
                             self.blocks.d.next = 0.into();
+                            self.no_room.d.next = self.stored.q.val() == self.store_size.val();
                             self.line_write_q.d.next = true;
                         } else {
                             self.session.body.detail.next = self.wrong_line.val();
@@ -318,6 +339,7 @@ impl Logic for ClueParser {
                                 bit_cast::<7, 6>(self.session.body.message.val().get_bits::<6>(7)) + 1;
                             self.stored.d.next = self.stored.q.val() + 1;
                             self.blocks.d.next = self.blocks.q.val() + 1;
+                            self.no_room.d.next = !self.room_after.val();
                             self.line_write_q.d.next = true;
                             self.second_pending.d.next = self.session.body.message.val().get_bit(0);
                             self.second.d.next =
@@ -348,6 +370,7 @@ impl Logic for ClueParser {
                 self.clue_length_q.d.next = self.second.q.val();
                 self.stored.d.next = self.stored.q.val() + 1;
                 self.blocks.d.next = self.blocks.q.val() + 1;
+                self.no_room.d.next = !self.room_after.val();
                 self.line_write_q.d.next = true;
             } else {
                 self.session.body.refuse.next = true;
