@@ -37,13 +37,46 @@ fn main() {
             Pairs::None
         },
     };
+    // Probing policy: a comma-separated list of `alike`, `keep`, `resume`,
+    // and `product` or `minmax` (the score).
+    let policy = std::env::var("POLICY").unwrap_or_default();
+    let on = |s: &str| policy.split(',').any(|x| x == s);
+    use nonogram_hdl::clue::clue_model::{Policy, Score};
+    let policy = Policy {
+        alike: on("alike"),
+        keep_best: on("keep"),
+        resume: on("resume"),
+        fewer_first: on("fewer"),
+        restart: std::env::var("RESTART").map_or(0, |b| b.parse().unwrap()),
+        restart_flip: on("flip"),
+        lds: on("lds"),
+        skip_second: on("skip"),
+        short_lines: std::env::var("SHORT").map_or(0, |b| b.parse().unwrap()),
+        max_rounds: std::env::var("ROUNDS").map_or(0, |b| b.parse().unwrap()),
+        noise: on("noise"),
+        score: if on("product") {
+            Score::Product
+        } else if on("minmax") {
+            Score::MinMax
+        } else if on("sum") {
+            Score::Sum
+        } else if on("max") {
+            Score::Max
+        } else if on("lo2") {
+            Score::LowSquared
+        } else if on("hi2") {
+            Score::HighSquared
+        } else {
+            Score::Min
+        },
+    };
     // Nodes, visits, all cycles, line logic's cycles.
     let mut sums = [0u64; 4];
     for n in picks {
         let p = &set[n - 1];
         if std::env::var("MODEL").is_ok() {
-            use nonogram_hdl::clue::clue_model::{run_priced, Mode};
-            let (v, line_cycles) = run_priced(
+            use nonogram_hdl::clue::clue_model::{run_policy, Mode};
+            let (v, line_cycles) = run_policy(
                 &p.rows,
                 &p.columns,
                 Mode {
@@ -52,10 +85,11 @@ fn main() {
                     probe: true,
                 },
                 speedups,
+                policy,
             );
             eprintln!(
-                "#{n} outcome {} nodes {} visits {} cycles {} line_cycles {line_cycles}",
-                v.outcome, v.nodes, v.visits, v.cycles
+                "#{n} outcome {} nodes {} visits {} cycles {} line_cycles {line_cycles} probes {} rounds {} forced {}",
+                v.outcome, v.nodes, v.visits, v.cycles, v.probes, v.rounds, v.forced
             );
             for (s, x) in sums.iter_mut().zip([v.nodes, v.visits, v.cycles, line_cycles]) {
                 *s += x;
@@ -78,6 +112,7 @@ fn main() {
         });
         let f = s.count_solutions(&p.rows, &p.columns, 1);
         let dt = t.elapsed().as_secs_f64();
+        eprintln!("#{n} gave_up {} nodes {} seconds {dt:.3}", f.gave_up, f.nodes);
         total += dt;
         sums[0] += f.nodes;
         all.push((dt, n, f.nodes, f.gave_up));
@@ -92,7 +127,7 @@ fn main() {
         println!("software: {} nodes", sums[0]);
     } else {
         println!(
-            "{speedups:?}: {} nodes, {} visits, {:.1} cycles a visit in line logic, {:.1} all told",
+            "{speedups:?} {policy:?}: {} nodes, {} visits, {:.1} cycles a visit in line logic, {:.1} all told",
             sums[0],
             sums[1],
             sums[3] as f64 / sums[1] as f64,

@@ -56,6 +56,9 @@ pub struct ClueVerdict {
     pub backtracks: u64,
     /// Cells probed (each both ways; probing mode only).
     pub probes: u64,
+    /// Probing rounds, and cells probing fixed for good (probing mode only).
+    pub rounds: u64,
+    pub forced: u64,
 }
 
 /// The DETAIL of a contradiction that search proved: no one line is to blame.
@@ -205,6 +208,71 @@ pub enum Pairs {
     Cells,
 }
 
+/// Probing policies (`probe.rs`), variants of the planned engine: which
+/// cells a round probes, what a cell's two probes fix, and which branch is
+/// taken. The default is the engine as specified. Each costs what
+/// `probe.rs` says; none changes the search without probing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Policy {
+    /// Cells both probes of a cell fix alike are fixed for good.
+    pub alike: bool,
+    /// The best-scoring cell is kept across the rounds at a node (a register)
+    /// instead of only the last round's.
+    pub keep_best: bool,
+    /// After a backtrack, only the lines the second value and its line
+    /// logic change are probed (the node it returns to had reached a
+    /// probing fixpoint), instead of every line.
+    pub resume: bool,
+    /// A cell whose filled probe contradicts is fixed empty at once, without
+    /// an empty probe: line logic from the fix finds what that probe would.
+    pub skip_second: bool,
+    /// Probe only cells whose row or column has at most this many unknown
+    /// cells; 0, every cell.
+    pub short_lines: u8,
+    /// How a cell's two probes score as a branch.
+    pub score: Score,
+    /// Branch first on the value whose probe fixed fewer cells (else more).
+    pub fewer_first: bool,
+    /// First-solution mode: restart the search from the root (the cells
+    /// fixed before the first guess kept) after Luby's sequence times this
+    /// many nodes; 0, never.
+    pub restart: u16,
+    /// At most this many probing rounds at a node, then the branch (the
+    /// best cell still unknown); 0, rounds until one fixes nothing.
+    pub max_rounds: u8,
+    /// First-solution mode: iterative limited-discrepancy search. A second
+    /// value is tried only while fewer second values than the limit stand
+    /// on the trail; when the search comes back to the root having skipped
+    /// one, the limit grows by one and the root is probed afresh.
+    pub lds: bool,
+    /// Each restart flips the value order.
+    pub restart_flip: bool,
+    /// After a restart, scores are scaled by (16 + h)/16, h four bits of a
+    /// linear-feedback shift register stepped at every scored cell.
+    pub noise: bool,
+}
+
+/// A probed cell's score as a branch, from the counts n1, n0 of cells its
+/// filled and empty probes fixed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Score {
+    /// min(n1, n0) (Wu et al.'s).
+    #[default]
+    Min,
+    /// (n1 + 1)(n0 + 1) (the software solver's).
+    Product,
+    /// min(n1, n0), ties broken by max(n1, n0).
+    MinMax,
+    /// n1 + n0.
+    Sum,
+    /// max(n1, n0).
+    Max,
+    /// (lo + 1)^2 (hi + 1), lo and hi the smaller and larger count.
+    LowSquared,
+    /// (lo + 1)(hi + 1)^2.
+    HighSquared,
+}
+
 /// Solves a board in any [`Mode`].
 pub fn run(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], mode: Mode) -> ClueVerdict {
     run_priced(row_clues, column_clues, mode, Speedups::default()).0
@@ -217,6 +285,17 @@ pub fn run_priced(
     column_clues: &[Vec<usize>],
     mode: Mode,
     speedups: Speedups,
+) -> (ClueVerdict, u64) {
+    run_policy(row_clues, column_clues, mode, speedups, Policy::default())
+}
+
+/// As [`run_priced`], with a probing [`Policy`].
+pub fn run_policy(
+    row_clues: &[Vec<usize>],
+    column_clues: &[Vec<usize>],
+    mode: Mode,
+    speedups: Speedups,
+    policy: Policy,
 ) -> (ClueVerdict, u64) {
     let (rows, columns) = (row_clues.len(), column_clues.len());
     let mut verdict = ClueVerdict {
@@ -232,6 +311,8 @@ pub fn run_priced(
         nodes: 0,
         backtracks: 0,
         probes: 0,
+        rounds: 0,
+        forced: 0,
     };
     if let Err((o, d)) = check_capacity(row_clues, column_clues) {
         verdict.outcome = o;
@@ -243,7 +324,7 @@ pub fn run_priced(
         .chain(column_clues)
         .map(|c| c.iter().copied().filter(|&b| b > 0).collect())
         .collect();
-    search::solve_board(&clues, rows, columns, mode, speedups, verdict)
+    search::solve_board(&clues, rows, columns, mode, speedups, policy, verdict)
 }
 
 mod probe;

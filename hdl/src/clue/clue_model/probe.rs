@@ -61,17 +61,47 @@ pub(super) enum End {
 enum Probe {
     Contradiction,
     /// Line logic stalled (or, when every solution is wanted, completed
-    /// the board) after fixing this many cells besides the probed one.
-    Fixed(usize),
+    /// the board) after fixing these cells besides the probed one (row,
+    /// column, value), in the order fixed.
+    Fixed(Vec<(usize, usize, bool)>),
     /// Line logic completed the board in first-solution mode.
     Solution,
+    /// Not probed (`Policy::skip_second`): the other value contradicted,
+    /// so this one is fixed for good and line logic from it decides.
+    Untried,
+}
+
+/// `Policy::alike`: keeping the filled probe's result, a row: its Known and
+/// Value words copied to a side memory, for each row the probe changed.
+pub const ALIKE_COPY_ROW_CYCLES: u64 = 2;
+/// `Policy::alike`: comparing the empty probe's result with it, a row the
+/// empty probe changed: both rows read, the alike word written back.
+pub const ALIKE_COMPARE_ROW_CYCLES: u64 = 1;
+
+/// A branch's score under a policy (higher is better).
+fn score(how: Score, n1: usize, n0: usize) -> usize {
+    match how {
+        Score::Min => n1.min(n0),
+        Score::Product => (n1 + 1) * (n0 + 1),
+        Score::MinMax => n1.min(n0) << 12 | n1.max(n0),
+        Score::Sum => n1 + n0,
+        Score::Max => n1.max(n0),
+        Score::LowSquared => (n1.min(n0) + 1).pow(2) * (n1.max(n0) + 1),
+        Score::HighSquared => (n1.min(n0) + 1) * (n1.max(n0) + 1).pow(2),
+    }
 }
 
 /// Probing rounds at a node (after a stall, with the search begun).
 pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bool) -> End {
     let (rows, columns) = (b.rows, b.columns);
+    let policy = b.policy;
+    // The best cell of the rounds so far (`Policy::keep_best`).
+    let mut kept: Option<(usize, usize, usize, bool)> = None;
+    let mut round_count = 0;
     loop {
+        round_count += 1;
         b.verdict.cycles += ROUND_CYCLES;
+        b.verdict.rounds += 1;
         let round = std::mem::replace(&mut b.changed, vec![false; rows + columns]);
         let mut best: Option<(usize, usize, usize, bool)> = None;
         let mut fixed_any = false;
@@ -81,7 +111,16 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
             let mut from = 0;
             loop {
                 b.verdict.cycles += PROBE_SCAN_CYCLES;
-                let stale = |c: usize| round[r] || round[rows + c];
+                // `Policy::short_lines`: a line's unknown cells (a count
+                // per line kept beside the board, updated as cells are
+                // written: no cycles).
+                let unknown_row = (0..columns).filter(|&j| !b.is_known(r, j)).count();
+                let short = |c: usize| {
+                    policy.short_lines == 0
+                        || unknown_row.min((0..rows).filter(|&i| !b.is_known(i, c)).count())
+                            <= policy.short_lines as usize
+                };
+                let stale = |c: usize| (round[r] || round[rows + c]) && short(c);
                 let Some(c) = (from..columns).find(|&c| !b.is_known(r, c) && stale(c)) else {
                     break;
                 };
@@ -93,9 +132,13 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                 let start = b.verdict.cycles;
                 let filled = probe(b, r, c, true, first);
                 let halfway = b.verdict.cycles;
+                if let (true, Probe::Fixed(f1)) = (policy.alike, &filled) {
+                    b.verdict.cycles += ALIKE_COPY_ROW_CYCLES * changed_rows(b.rows, f1);
+                }
                 // A solution found by the filled probe: no empty probe.
                 let empty = match filled {
                     Probe::Solution => None,
+                    Probe::Contradiction if policy.skip_second => Some(Probe::Untried),
                     _ => Some(probe(b, r, c, false, first)),
                 };
                 let cell = b.verdict.cycles - start;
@@ -113,22 +156,47 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                 };
                 b.verdict.cycles += DECIDE_CYCLES;
                 let forced = match (filled, empty) {
-                    (Probe::Fixed(n1), Probe::Fixed(n0)) => {
-                        if b.speedups.pairs == Pairs::Cells && partner.is_none() {
-                            waiting = Some(cell);
+                    (Probe::Fixed(f1), Probe::Fixed(f0)) => {
+                        let (n1, n0) = (f1.len(), f0.len());
+                        let mut score = score(policy.score, n1, n0);
+                        if policy.noise && b.restarts > 0 {
+                            // A 16-bit Galois LFSR, stepped once a scored cell.
+                            b.lfsr = (b.lfsr >> 1) ^ (0u16.wrapping_sub(b.lfsr & 1) & 0xb400);
+                            score *= 16 + (b.lfsr & 15) as usize;
                         }
-                        let score = n1.min(n0);
+                        let fewer = policy.fewer_first != (policy.restart_flip && b.restarts % 2 == 1);
                         if best.is_none_or(|(s, ..)| score > s) {
-                            best = Some((score, r, c, n1 >= n0));
+                            best = Some((score, r, c, (n1 >= n0) != fewer));
+                        }
+                        let alike = if policy.alike { alike(b, &f1, &f0) } else { vec![] };
+                        if alike.is_empty() {
+                            if b.speedups.pairs == Pairs::Cells && partner.is_none() {
+                                waiting = Some(cell);
+                            }
+                            continue;
+                        }
+                        // Both values fix these cells alike: for good.
+                        fixed_any = true;
+                        b.verdict.forced += alike.len() as u64;
+                        for &(r, c, v) in &alike {
+                            b.verdict.cycles += GUESS_CYCLES;
+                            b.fix(r, c, v, None);
+                        }
+                        b.line = alike[0].0;
+                        match b.line_logic() {
+                            Stop::Stalled => {}
+                            stop => return End::Stop(stop),
                         }
                         continue;
                     }
                     (Probe::Contradiction, Probe::Contradiction) => return End::Stop(Stop::Contradiction(r)),
+                    (_, Probe::Untried) => false,
                     (Probe::Contradiction, _) => false,
                     _ => true,
                 };
                 // The value that does not contradict, for good.
                 fixed_any = true;
+                b.verdict.forced += 1;
                 b.verdict.cycles += GUESS_CYCLES;
                 b.fix(r, c, forced, None);
                 b.line = r;
@@ -138,10 +206,30 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                 }
             }
         }
+        if policy.keep_best {
+            // The kept cell, if still unknown and not beaten by this round's
+            // best (its Known bit read: a cycle).
+            b.verdict.cycles += 1;
+            if let Some((s, r, c, _)) = kept {
+                if b.is_known(r, c) || best.is_some_and(|(t, ..)| t > s) {
+                    kept = None;
+                }
+            }
+            kept = kept.or(best);
+        }
+        let choice = if policy.keep_best { kept } else { best };
         if fixed_any {
+            // `Policy::max_rounds`: enough; the best cell if still unknown
+            // (its Known bit read: a cycle).
+            if policy.max_rounds > 0 && round_count >= policy.max_rounds as usize {
+                b.verdict.cycles += 1;
+                if let Some((_, r, c, value)) = choice.filter(|&(_, r, c, _)| !b.is_known(r, c)) {
+                    return End::Branch(r, c, value);
+                }
+            }
             continue;
         }
-        if let Some((_, r, c, value)) = best {
+        if let Some((_, r, c, value)) = choice {
             return End::Branch(r, c, value);
         }
         // No cell was probed: the first unknown one, filled first.
@@ -178,7 +266,10 @@ fn probe(b: &mut Board, row: usize, column: usize, value: bool, first: bool) -> 
     if stop == Stop::Complete && first {
         return Probe::Solution;
     }
-    let fixed = b.trail.len() - mark - 1;
+    let fixed = b.trail[mark + 1..]
+        .iter()
+        .map(|e| (e.row, e.column, b.value[e.row * b.columns + e.column]))
+        .collect();
     while b.trail.len() > mark {
         b.undo();
     }
@@ -188,4 +279,26 @@ fn probe(b: &mut Board, row: usize, column: usize, value: bool, first: bool) -> 
         Stop::Contradiction(_) => Probe::Contradiction,
         _ => Probe::Fixed(fixed),
     }
+}
+
+/// `Policy::alike`: the cells both probes of a cell fixed alike, in the
+/// empty probe's order; priced as a compare of the empty probe's changed
+/// rows (the filled probe's were copied after it).
+fn alike(b: &mut Board, filled: &[(usize, usize, bool)], empty: &[(usize, usize, bool)]) -> Vec<(usize, usize, bool)> {
+    b.verdict.cycles += ALIKE_COMPARE_ROW_CYCLES * changed_rows(b.rows, empty);
+    let mut one = vec![None; b.rows * b.columns];
+    filled.iter().for_each(|&(r, c, v)| one[r * b.columns + c] = Some(v));
+    empty
+        .iter()
+        .copied()
+        .filter(|&(r, c, v)| one[r * b.columns + c] == Some(v))
+        .collect()
+}
+
+/// The rows a probe fixed cells in (a register of a bit a row, set as the
+/// probe fixes cells).
+fn changed_rows(rows: usize, fixed: &[(usize, usize, bool)]) -> u64 {
+    let mut seen = vec![false; rows];
+    fixed.iter().for_each(|&(r, ..)| seen[r] = true);
+    seen.iter().filter(|&&x| x).count() as u64
 }
