@@ -9,6 +9,11 @@
 //! MODEL=1 cargo run --release -p nonohost --example set_slice -- ../shared/tournament/icga2016.txt 60 $(seq 401 500)
 //! ```
 //!
+//! `POLICY=specified` runs the model with the probing policy first
+//! specified, `POLICY=product,fewer,skip,keep,resume` (and `ROUNDS=2`) with
+//! the listed changes to it (`clue_model::Policy`); without `POLICY`, the
+//! planned engine's policy.
+//!
 //! `SPEEDUPS` prices unbuilt speed-ups in the model (`clue_model::Speedups`),
 //! a comma-separated list of `finder`, `writes`, `passes`, and `values` or
 //! `cells` (two probes at once). With `MODEL=1` each puzzle's figures go to
@@ -37,38 +42,25 @@ fn main() {
             Pairs::None
         },
     };
-    // Probing policy: a comma-separated list of `alike`, `keep`, `resume`,
-    // and `product` or `minmax` (the score).
-    let policy = std::env::var("POLICY").unwrap_or_default();
-    let on = |s: &str| policy.split(',').any(|x| x == s);
+    // The probing policy: the planned engine's (`Policy::default`), or with
+    // `POLICY` the first specification (`Policy::SPECIFIED`) with the listed
+    // changes: `product`, `fewer`, `skip`, `keep`, `resume`, `alike`;
+    // `ROUNDS` caps the rounds at a node.
     use nonogram_hdl::clue::clue_model::{Policy, Score};
-    let policy = Policy {
-        alike: on("alike"),
-        keep_best: on("keep"),
-        resume: on("resume"),
-        fewer_first: on("fewer"),
-        restart: std::env::var("RESTART").map_or(0, |b| b.parse().unwrap()),
-        restart_flip: on("flip"),
-        lds: on("lds"),
-        skip_second: on("skip"),
-        short_lines: std::env::var("SHORT").map_or(0, |b| b.parse().unwrap()),
-        max_rounds: std::env::var("ROUNDS").map_or(0, |b| b.parse().unwrap()),
-        noise: on("noise"),
-        score: if on("product") {
-            Score::Product
-        } else if on("minmax") {
-            Score::MinMax
-        } else if on("sum") {
-            Score::Sum
-        } else if on("max") {
-            Score::Max
-        } else if on("lo2") {
-            Score::LowSquared
-        } else if on("hi2") {
-            Score::HighSquared
-        } else {
-            Score::Min
-        },
+    let policy = match std::env::var("POLICY") {
+        Err(_) => Policy::default(),
+        Ok(list) => {
+            let on = |s: &str| list.split(',').any(|x| x == s);
+            Policy {
+                score: if on("product") { Score::Product } else { Score::Min },
+                fewer_first: on("fewer"),
+                skip_second: on("skip"),
+                keep_best: on("keep"),
+                resume: on("resume"),
+                max_rounds: std::env::var("ROUNDS").map_or(0, |b| b.parse().unwrap()),
+                alike: on("alike"),
+            }
+        }
     };
     // Nodes, visits, all cycles, line logic's cycles.
     let mut sums = [0u64; 4];

@@ -208,48 +208,61 @@ pub enum Pairs {
     Cells,
 }
 
-/// Probing policies (`probe.rs`), variants of the planned engine: which
-/// cells a round probes, what a cell's two probes fix, and which branch is
-/// taken. The default is the engine as specified. Each costs what
-/// `probe.rs` says; none changes the search without probing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The probing policy (`probe.rs`): which cells a round probes, what a
+/// cell's two probes fix, and which branch is taken. [`Policy::default`] is
+/// the planned engine; [`Policy::SPECIFIED`] the first specification. None
+/// of them changes the search without probing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
-    /// Cells both probes of a cell fix alike are fixed for good.
-    pub alike: bool,
-    /// The best-scoring cell is kept across the rounds at a node (a register)
-    /// instead of only the last round's.
-    pub keep_best: bool,
-    /// After a backtrack, only the lines the second value and its line
-    /// logic change are probed (the node it returns to had reached a
-    /// probing fixpoint), instead of every line.
-    pub resume: bool,
-    /// A cell whose filled probe contradicts is fixed empty at once, without
-    /// an empty probe: line logic from the fix finds what that probe would.
-    pub skip_second: bool,
-    /// Probe only cells whose row or column has at most this many unknown
-    /// cells; 0, every cell.
-    pub short_lines: u8,
     /// How a cell's two probes score as a branch.
     pub score: Score,
     /// Branch first on the value whose probe fixed fewer cells (else more).
     pub fewer_first: bool,
-    /// First-solution mode: restart the search from the root (the cells
-    /// fixed before the first guess kept) after Luby's sequence times this
-    /// many nodes; 0, never.
-    pub restart: u16,
-    /// At most this many probing rounds at a node, then the branch (the
-    /// best cell still unknown); 0, rounds until one fixes nothing.
+    /// A cell whose filled probe contradicts is fixed empty at once, without
+    /// an empty probe: line logic from the fix finds what that probe would.
+    pub skip_second: bool,
+    /// The best-scoring cell is kept across the rounds at a node (a
+    /// register) instead of only the last round's.
+    pub keep_best: bool,
+    /// After a backtrack, only the lines the second value and its line
+    /// logic change are probed (the node gone back to had reached a
+    /// probing fixpoint), instead of every line.
+    pub resume: bool,
+    /// At most this many probing rounds at a node, then the branch on the
+    /// best cell if it is still unknown; 0: rounds until one fixes nothing.
     pub max_rounds: u8,
-    /// First-solution mode: iterative limited-discrepancy search. A second
-    /// value is tried only while fewer second values than the limit stand
-    /// on the trail; when the search comes back to the root having skipped
-    /// one, the limit grows by one and the root is probed afresh.
-    pub lds: bool,
-    /// Each restart flips the value order.
-    pub restart_flip: bool,
-    /// After a restart, scores are scaled by (16 + h)/16, h four bits of a
-    /// linear-feedback shift register stepped at every scored cell.
-    pub noise: bool,
+    /// Cells both probes of a cell fix alike are fixed for good.
+    pub alike: bool,
+}
+
+impl Policy {
+    /// The engine as first specified: Wu et al.'s score, the value that
+    /// fixed more first, the last round's best, every line after a
+    /// backtrack, rounds to a fixpoint.
+    pub const SPECIFIED: Policy = Policy {
+        score: Score::Min,
+        fewer_first: false,
+        skip_second: false,
+        keep_best: false,
+        resume: false,
+        max_rounds: 0,
+        alike: false,
+    };
+}
+
+impl Default for Policy {
+    /// The planned engine (see `probe.rs` for the figures).
+    fn default() -> Policy {
+        Policy {
+            score: Score::Product,
+            fewer_first: true,
+            skip_second: true,
+            keep_best: true,
+            resume: true,
+            max_rounds: 2,
+            alike: false,
+        }
+    }
 }
 
 /// A probed cell's score as a branch, from the counts n1, n0 of cells its
@@ -259,18 +272,10 @@ pub enum Score {
     /// min(n1, n0) (Wu et al.'s).
     #[default]
     Min,
-    /// (n1 + 1)(n0 + 1) (the software solver's).
+    /// (n1 + 1)(n0 + 1) (the software solver's): 12-bit counts on a 64×64
+    /// board, multiplied shift-and-add, a bit a cycle (`probe.rs`,
+    /// `MULTIPLY_CYCLES`).
     Product,
-    /// min(n1, n0), ties broken by max(n1, n0).
-    MinMax,
-    /// n1 + n0.
-    Sum,
-    /// max(n1, n0).
-    Max,
-    /// (lo + 1)^2 (hi + 1), lo and hi the smaller and larger count.
-    LowSquared,
-    /// (lo + 1)(hi + 1)^2.
-    HighSquared,
 }
 
 /// Solves a board in any [`Mode`].

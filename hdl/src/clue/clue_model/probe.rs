@@ -2,22 +2,50 @@
 //! does not have it yet; this is its specification, priced in cycles).
 //!
 //! A round looks at the unknown cells of the lines changed for good since
-//! the round before began (every line after a backtrack and at the first
-//! stall), row by row, lowest column first. Each such cell is probed both
-//! ways: the cell is set as a guess that is never tried the other way (the
-//! probe's mark on the trail), line logic runs, and the trail is undone to
-//! below the mark.
+//! the round before began (every line at the first stall), row by row,
+//! lowest column first. Each such cell is probed both ways: the cell is set
+//! as a guess that is never tried the other way (the probe's mark on the
+//! trail), line logic runs, and the trail is undone to below the mark.
 //! * Both values contradict: the node has no solution (a backtrack).
 //! * One contradicts: the cell takes the other value, for good, and line
 //!   logic runs from it before the round goes on.
-//! * Neither: the cell's score is the smaller of the two counts of cells
-//!   the values fixed (Wu et al.'s); the round keeps the best, first found
-//!   on a tie, with the value that fixed more.
+//! * Neither: the cell is scored from the two counts n1, n0 of cells the
+//!   values fixed; the best is kept, first found on a tie.
 //!
 //! Rounds repeat until one fixes nothing; then the search branches on the
-//! best cell (or, if the round probed none, on the first unknown cell,
-//! filled first). In first-solution mode a probe whose line logic completes
-//! the board has found a solution, and the search ends there.
+//! best cell (or, if no cell was scored, on the first unknown cell, filled
+//! first). In first-solution mode a probe whose line logic completes the
+//! board has found a solution, and the search ends there.
+//!
+//! The [`Policy`] sets the rest. The planned engine ([`Policy::default`]):
+//! * the score (n1 + 1)(n0 + 1), and the value that fixed **fewer** cells
+//!   first (chosen by measurement; presumably the less committing value
+//!   more often holds a solution, and a cell that fixes much both ways
+//!   makes the next node cheap: fewer cells left to probe);
+//! * a cell whose filled probe contradicts is fixed empty without an empty
+//!   probe (line logic from the fix finds what that probe would have);
+//! * the best cell is kept across the rounds at a node (score, cell, value
+//!   in a register), checked unknown before the branch (a cycle);
+//! * after a backtrack only the lines the second value changes are probed:
+//!   the node gone back to had reached a probing fixpoint (its last round
+//!   fixed nothing), and the undo restored it exactly;
+//! * at most two rounds at a node: after the second, the search branches
+//!   on the best cell if it is still unknown (a 2-bit counter).
+//!
+//! [`Policy::SPECIFIED`], the first specification: min(n1, n0) (Wu et
+//! al.'s), the value that fixed more first, the last round's best only,
+//! every line probed after a backtrack, rounds to a fixpoint. On icga2016
+//! puzzles 501–700 and tcga2019 501–600, first-solution mode, a 1 s budget
+//! (`set_slice`; `POLICY=specified` for the first): 184.6 s and 140
+//! give-ups as specified, 143.4 s and 96 with the default. The default does
+//! not search fewer nodes (where both solve, 1.4–2.0× more) but far cheaper
+//! ones (153–175k cycles a node against 322–400k): its branches fix more
+//! cells, so fewer are left to probe. Tried and dropped on the same
+//! samples: fixing the cells both probes fix alike (`alike`: no fewer
+//! nodes, and worse for its copy and compare), other scores (min, min then
+//! max, sum, max, (lo+1)²(hi+1), (lo+1)(hi+1)²), Luby restarts (with the
+//! value order flipped, or LFSR noise on the scores), limited-discrepancy
+//! search, and probing only cells of lines with few unknowns.
 //!
 //! Staleness is kept per line, as registers (128 bits) can, not per cell:
 //! priced against per-cell staleness by `host/examples/probe_plan.rs`.
@@ -44,6 +72,10 @@ pub const ROUND_CYCLES: u64 = 1;
 pub const PROBE_SCAN_CYCLES: u64 = SCAN_ROW_CYCLES;
 /// After a cell's two probes: deciding and scoring.
 pub const DECIDE_CYCLES: u64 = 1;
+/// `Score::Product`: (n1 + 1)(n0 + 1) by shift and add, a bit of a 12-bit
+/// count a cycle (the iCE40 has no multipliers). Charged in full, though
+/// the hardware could overlap it with the next cell's probes.
+pub const MULTIPLY_CYCLES: u64 = 12;
 
 /// How probing at a node ended.
 pub(super) enum End {
@@ -83,11 +115,6 @@ fn score(how: Score, n1: usize, n0: usize) -> usize {
     match how {
         Score::Min => n1.min(n0),
         Score::Product => (n1 + 1) * (n0 + 1),
-        Score::MinMax => n1.min(n0) << 12 | n1.max(n0),
-        Score::Sum => n1 + n0,
-        Score::Max => n1.max(n0),
-        Score::LowSquared => (n1.min(n0) + 1).pow(2) * (n1.max(n0) + 1),
-        Score::HighSquared => (n1.min(n0) + 1) * (n1.max(n0) + 1).pow(2),
     }
 }
 
@@ -111,16 +138,7 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
             let mut from = 0;
             loop {
                 b.verdict.cycles += PROBE_SCAN_CYCLES;
-                // `Policy::short_lines`: a line's unknown cells (a count
-                // per line kept beside the board, updated as cells are
-                // written: no cycles).
-                let unknown_row = (0..columns).filter(|&j| !b.is_known(r, j)).count();
-                let short = |c: usize| {
-                    policy.short_lines == 0
-                        || unknown_row.min((0..rows).filter(|&i| !b.is_known(i, c)).count())
-                            <= policy.short_lines as usize
-                };
-                let stale = |c: usize| (round[r] || round[rows + c]) && short(c);
+                let stale = |c: usize| round[r] || round[rows + c];
                 let Some(c) = (from..columns).find(|&c| !b.is_known(r, c) && stale(c)) else {
                     break;
                 };
@@ -158,15 +176,13 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                 let forced = match (filled, empty) {
                     (Probe::Fixed(f1), Probe::Fixed(f0)) => {
                         let (n1, n0) = (f1.len(), f0.len());
-                        let mut score = score(policy.score, n1, n0);
-                        if policy.noise && b.restarts > 0 {
-                            // A 16-bit Galois LFSR, stepped once a scored cell.
-                            b.lfsr = (b.lfsr >> 1) ^ (0u16.wrapping_sub(b.lfsr & 1) & 0xb400);
-                            score *= 16 + (b.lfsr & 15) as usize;
+                        let score = score(policy.score, n1, n0);
+                        if policy.score == Score::Product {
+                            b.verdict.cycles += MULTIPLY_CYCLES;
                         }
-                        let fewer = policy.fewer_first != (policy.restart_flip && b.restarts % 2 == 1);
                         if best.is_none_or(|(s, ..)| score > s) {
-                            best = Some((score, r, c, (n1 >= n0) != fewer));
+                            // The value whose probe fixed more, or fewer.
+                            best = Some((score, r, c, (n1 >= n0) != policy.fewer_first));
                         }
                         let alike = if policy.alike { alike(b, &f1, &f0) } else { vec![] };
                         if alike.is_empty() {

@@ -57,17 +57,6 @@ pub(super) struct Board<'a> {
     pub policy: Policy,
     /// Cycles spent seeking and visiting lines.
     pub line_cycles: u64,
-    /// `Policy::restart`: restarts so far, nodes since the last, the
-    /// trail's length at the first guess, and the noise register.
-    pub restarts: u32,
-    pub since_restart: u64,
-    pub root_mark: Option<usize>,
-    pub lfsr: u16,
-    /// `Policy::lds`: second values on the trail, the limit, and whether a
-    /// second value was skipped since the limit was set.
-    pub discrepancies: u32,
-    pub discrepancy_limit: u32,
-    pub pruned: bool,
 }
 
 impl<'a> Board<'a> {
@@ -95,13 +84,6 @@ impl<'a> Board<'a> {
             speedups,
             policy,
             line_cycles: 0,
-            restarts: 0,
-            since_restart: 0,
-            root_mark: None,
-            lfsr: 0xace1,
-            discrepancies: 0,
-            discrepancy_limit: 0,
-            pruned: false,
         }
     }
 
@@ -323,13 +305,7 @@ pub(super) fn solve_board(
         b.searching = true;
         // The next guess: a cell and its value.
         let (row, column, guess, second) = match event {
-            Event::Choose if mode.probe => match {
-                let limit = luby(b.restarts + 1) * policy.restart as u64;
-                if mode.first && policy.restart > 0 && b.since_restart >= limit {
-                    restart(&mut b);
-                }
-                probe::rounds(&mut b, mode.first, &over_budget)
-            } {
+            Event::Choose if mode.probe => match probe::rounds(&mut b, mode.first, &over_budget) {
                 probe::End::Branch(row, column, value) => (row, column, value, false),
                 probe::End::Stop(stop) => {
                     probed = Some(stop);
@@ -365,16 +341,7 @@ pub(super) fn solve_board(
                 // only what its second value changes is new.
                 let all = !b.policy.resume;
                 b.changed.iter_mut().for_each(|c| *c = all);
-                let lds = policy.lds && mode.first;
                 loop {
-                    if lds && b.pruned && Some(b.trail.len()) == b.root_mark {
-                        // The next iteration, from the root.
-                        b.discrepancy_limit += 1;
-                        b.pruned = false;
-                        b.changed.iter_mut().for_each(|c| *c = true);
-                        probed = Some(Stop::Stalled);
-                        continue 'solve;
-                    }
                     if b.trail.is_empty() {
                         // Every guess refuted: the first solution is the
                         // only one, or there is none.
@@ -392,14 +359,8 @@ pub(super) fn solve_board(
                         break 'solve;
                     }
                     let e = b.undo();
-                    match e.guess {
-                        Some((_, false)) if lds && b.discrepancies >= b.discrepancy_limit => b.pruned = true,
-                        Some((v, false)) => {
-                            b.discrepancies += lds as u32;
-                            break (e.row, e.column, !v, true);
-                        }
-                        Some((_, true)) if lds => b.discrepancies -= 1,
-                        _ => {}
+                    if let Some((v, false)) = e.guess {
+                        break (e.row, e.column, !v, true);
                     }
                 }
             }
@@ -407,8 +368,6 @@ pub(super) fn solve_board(
         // The guess: fixed in both copies, on the trail, its row and column
         // dirty; the schedule goes on from its row.
         b.verdict.nodes += 1;
-        b.since_restart += 1;
-        b.root_mark.get_or_insert(b.trail.len());
         b.guess(row, column, guess, second);
         scan_row = if mode.probe { 0 } else { row };
     }
@@ -432,30 +391,4 @@ fn give_up(b: &mut Board, why: u8) {
     }
     b.verdict.outcome = outcome::GAVE_UP;
     b.verdict.detail = why;
-}
-
-/// Luby's sequence, from i = 1: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 …
-fn luby(i: u32) -> u64 {
-    let mut i = i as u64;
-    loop {
-        let k = 64 - i.leading_zeros() as u64; // 2^(k-1) <= i < 2^k
-        if i == (1 << k) - 1 {
-            return 1 << (k - 1);
-        }
-        i -= (1 << (k - 1)) - 1;
-    }
-}
-
-/// `Policy::restart`: every cell fixed since the first guess undone (the
-/// cells fixed before it stand: line logic and probing proved them), every
-/// line changed (the root is probed afresh), the next restart's order.
-fn restart(b: &mut Board) {
-    let root = b.root_mark.unwrap_or(0);
-    while b.trail.len() > root {
-        b.undo();
-    }
-    b.forget_dirty();
-    b.changed.iter_mut().for_each(|c| *c = true);
-    b.restarts += 1;
-    b.since_restart = 0;
 }
