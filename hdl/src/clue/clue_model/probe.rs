@@ -300,10 +300,16 @@ fn probe(b: &mut Board, row: usize, column: usize, value: bool, first: bool) -> 
 /// `Policy::alike`: the cells both probes of a cell fixed alike, in the
 /// empty probe's order; priced as a compare of the empty probe's changed
 /// rows (the filled probe's were copied after it).
-fn alike(b: &mut Board, filled: &[(usize, usize, bool)], empty: &[(usize, usize, bool)]) -> Vec<(usize, usize, bool)> {
+fn alike(
+    b: &mut Board,
+    filled: &[(usize, usize, bool)],
+    empty: &[(usize, usize, bool)],
+) -> Vec<(usize, usize, bool)> {
     b.verdict.cycles += ALIKE_COMPARE_ROW_CYCLES * changed_rows(b.rows, empty);
     let mut one = vec![None; b.rows * b.columns];
-    filled.iter().for_each(|&(r, c, v)| one[r * b.columns + c] = Some(v));
+    filled
+        .iter()
+        .for_each(|&(r, c, v)| one[r * b.columns + c] = Some(v));
     empty
         .iter()
         .copied()

@@ -272,7 +272,8 @@ fn probing_decides_small_boards_like_brute_force() {
 }
 
 fn probing_decides_like_brute_force(policy: Policy) {
-    let run = |r: &[Vec<usize>], c: &[Vec<usize>], mode| run_policy(r, c, mode, Speedups::default(), policy).0;
+    let run =
+        |r: &[Vec<usize>], c: &[Vec<usize>], mode| run_policy(r, c, mode, Speedups::default(), policy).0;
     let mut rng = Rng(0x9e0b_e5);
     let (mut probed, mut found_by_probe) = (0, 0);
     for trial in 0..600 {
