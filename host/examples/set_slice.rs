@@ -83,6 +83,11 @@ fn main() {
                 "#{n} outcome {} nodes {} visits {} cycles {} line_cycles {line_cycles} probes {} rounds {} forced {}",
                 v.outcome, v.nodes, v.visits, v.cycles, v.probes, v.rounds, v.forced
             );
+            if v.outcome == nonogram_hdl::link::protocol::status::outcome::SOLVED {
+                let cells: Vec<bool> = v.cells.iter().map(|c| c.unwrap_or(false)).collect();
+                p.check_solution(&cells)
+                    .unwrap_or_else(|e| panic!("#{n}: the model's solution breaks the clues: {e}"));
+            }
             for (s, x) in sums.iter_mut().zip([v.nodes, v.visits, v.cycles, line_cycles]) {
                 *s += x;
             }
