@@ -9,6 +9,11 @@
 //! MODEL=1 cargo run --release -p nonohost --example set_slice -- ../shared/tournament/icga2016.txt 60 $(seq 401 500)
 //! ```
 //!
+//! `POLICY=specified` runs the model with the probing policy first
+//! specified, `POLICY=product,fewer,skip,keep,resume` (and `ROUNDS=2`) with
+//! the listed changes to it (`clue_model::Policy`); without `POLICY`, the
+//! planned engine's policy.
+//!
 //! `SPEEDUPS` prices unbuilt speed-ups in the model (`clue_model::Speedups`),
 //! a comma-separated list of `finder`, `writes`, `passes`, and `values` or
 //! `cells` (two probes at once). With `MODEL=1` each puzzle's figures go to
@@ -37,13 +42,33 @@ fn main() {
             Pairs::None
         },
     };
+    // The probing policy: the planned engine's (`Policy::default`), or with
+    // `POLICY` the first specification (`Policy::SPECIFIED`) with the listed
+    // changes: `product`, `fewer`, `skip`, `keep`, `resume`, `alike`;
+    // `ROUNDS` caps the rounds at a node.
+    use nonogram_hdl::clue::clue_model::{Policy, Score};
+    let policy = match std::env::var("POLICY") {
+        Err(_) => Policy::default(),
+        Ok(list) => {
+            let on = |s: &str| list.split(',').any(|x| x == s);
+            Policy {
+                score: if on("product") { Score::Product } else { Score::Min },
+                fewer_first: on("fewer"),
+                skip_second: on("skip"),
+                keep_best: on("keep"),
+                resume: on("resume"),
+                max_rounds: std::env::var("ROUNDS").map_or(0, |b| b.parse().unwrap()),
+                alike: on("alike"),
+            }
+        }
+    };
     // Nodes, visits, all cycles, line logic's cycles.
     let mut sums = [0u64; 4];
     for n in picks {
         let p = &set[n - 1];
         if std::env::var("MODEL").is_ok() {
-            use nonogram_hdl::clue::clue_model::{run_priced, Mode};
-            let (v, line_cycles) = run_priced(
+            use nonogram_hdl::clue::clue_model::{run_policy, Mode};
+            let (v, line_cycles) = run_policy(
                 &p.rows,
                 &p.columns,
                 Mode {
@@ -52,11 +77,17 @@ fn main() {
                     probe: true,
                 },
                 speedups,
+                policy,
             );
             eprintln!(
-                "#{n} outcome {} nodes {} visits {} cycles {} line_cycles {line_cycles}",
-                v.outcome, v.nodes, v.visits, v.cycles
+                "#{n} outcome {} nodes {} visits {} cycles {} line_cycles {line_cycles} probes {} rounds {} forced {}",
+                v.outcome, v.nodes, v.visits, v.cycles, v.probes, v.rounds, v.forced
             );
+            if v.outcome == nonogram_hdl::link::protocol::status::outcome::SOLVED {
+                let cells: Vec<bool> = v.cells.iter().map(|c| c.unwrap_or(false)).collect();
+                p.check_solution(&cells)
+                    .unwrap_or_else(|e| panic!("#{n}: the model's solution breaks the clues: {e}"));
+            }
             for (s, x) in sums.iter_mut().zip([v.nodes, v.visits, v.cycles, line_cycles]) {
                 *s += x;
             }
@@ -78,6 +109,7 @@ fn main() {
         });
         let f = s.count_solutions(&p.rows, &p.columns, 1);
         let dt = t.elapsed().as_secs_f64();
+        eprintln!("#{n} gave_up {} nodes {} seconds {dt:.3}", f.gave_up, f.nodes);
         total += dt;
         sums[0] += f.nodes;
         all.push((dt, n, f.nodes, f.gave_up));
@@ -92,7 +124,7 @@ fn main() {
         println!("software: {} nodes", sums[0]);
     } else {
         println!(
-            "{speedups:?}: {} nodes, {} visits, {:.1} cycles a visit in line logic, {:.1} all told",
+            "{speedups:?} {policy:?}: {} nodes, {} visits, {:.1} cycles a visit in line logic, {:.1} all told",
             sums[0],
             sums[1],
             sums[3] as f64 / sums[1] as f64,

@@ -56,6 +56,9 @@ pub struct ClueVerdict {
     pub backtracks: u64,
     /// Cells probed (each both ways; probing mode only).
     pub probes: u64,
+    /// Probing rounds, and cells probing fixed for good (probing mode only).
+    pub rounds: u64,
+    pub forced: u64,
 }
 
 /// The DETAIL of a contradiction that search proved: no one line is to blame.
@@ -205,6 +208,76 @@ pub enum Pairs {
     Cells,
 }
 
+/// The probing policy (`probe.rs`): which cells a round probes, what a
+/// cell's two probes fix, and which branch is taken. [`Policy::default`] is
+/// the planned engine; [`Policy::SPECIFIED`] the first specification. None
+/// of them changes the search without probing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// How a cell's two probes score as a branch.
+    pub score: Score,
+    /// Branch first on the value whose probe fixed fewer cells (else more).
+    pub fewer_first: bool,
+    /// A cell whose filled probe contradicts is fixed empty at once, without
+    /// an empty probe: line logic from the fix finds what that probe would.
+    pub skip_second: bool,
+    /// The best-scoring cell is kept across the rounds at a node (a
+    /// register) instead of only the last round's.
+    pub keep_best: bool,
+    /// After a backtrack, only the lines the second value and its line
+    /// logic change are probed (the node gone back to had reached a
+    /// probing fixpoint), instead of every line.
+    pub resume: bool,
+    /// At most this many probing rounds at a node, then the branch on the
+    /// best cell if it is still unknown; 0: rounds until one fixes nothing.
+    pub max_rounds: u8,
+    /// Cells both probes of a cell fix alike are fixed for good.
+    pub alike: bool,
+}
+
+impl Policy {
+    /// The engine as first specified: Wu et al.'s score, the value that
+    /// fixed more first, the last round's best, every line after a
+    /// backtrack, rounds to a fixpoint.
+    pub const SPECIFIED: Policy = Policy {
+        score: Score::Min,
+        fewer_first: false,
+        skip_second: false,
+        keep_best: false,
+        resume: false,
+        max_rounds: 0,
+        alike: false,
+    };
+}
+
+impl Default for Policy {
+    /// The planned engine (see `probe.rs` for the figures).
+    fn default() -> Policy {
+        Policy {
+            score: Score::Product,
+            fewer_first: true,
+            skip_second: true,
+            keep_best: true,
+            resume: true,
+            max_rounds: 2,
+            alike: false,
+        }
+    }
+}
+
+/// A probed cell's score as a branch, from the counts n1, n0 of cells its
+/// filled and empty probes fixed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Score {
+    /// min(n1, n0) (Wu et al.'s).
+    #[default]
+    Min,
+    /// (n1 + 1)(n0 + 1) (the software solver's): 12-bit counts on a 64×64
+    /// board, multiplied shift-and-add, a bit a cycle (`probe.rs`,
+    /// `MULTIPLY_CYCLES`).
+    Product,
+}
+
 /// Solves a board in any [`Mode`].
 pub fn run(row_clues: &[Vec<usize>], column_clues: &[Vec<usize>], mode: Mode) -> ClueVerdict {
     run_priced(row_clues, column_clues, mode, Speedups::default()).0
@@ -217,6 +290,17 @@ pub fn run_priced(
     column_clues: &[Vec<usize>],
     mode: Mode,
     speedups: Speedups,
+) -> (ClueVerdict, u64) {
+    run_policy(row_clues, column_clues, mode, speedups, Policy::default())
+}
+
+/// As [`run_priced`], with a probing [`Policy`].
+pub fn run_policy(
+    row_clues: &[Vec<usize>],
+    column_clues: &[Vec<usize>],
+    mode: Mode,
+    speedups: Speedups,
+    policy: Policy,
 ) -> (ClueVerdict, u64) {
     let (rows, columns) = (row_clues.len(), column_clues.len());
     let mut verdict = ClueVerdict {
@@ -232,6 +316,8 @@ pub fn run_priced(
         nodes: 0,
         backtracks: 0,
         probes: 0,
+        rounds: 0,
+        forced: 0,
     };
     if let Err((o, d)) = check_capacity(row_clues, column_clues) {
         verdict.outcome = o;
@@ -243,7 +329,7 @@ pub fn run_priced(
         .chain(column_clues)
         .map(|c| c.iter().copied().filter(|&b| b > 0).collect())
         .collect();
-    search::solve_board(&clues, rows, columns, mode, speedups, verdict)
+    search::solve_board(&clues, rows, columns, mode, speedups, policy, verdict)
 }
 
 mod probe;

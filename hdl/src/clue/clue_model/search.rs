@@ -54,6 +54,7 @@ pub(super) struct Board<'a> {
     pub changed: Vec<bool>,
     pub verdict: ClueVerdict,
     pub speedups: Speedups,
+    pub policy: Policy,
     /// Cycles spent seeking and visiting lines.
     pub line_cycles: u64,
 }
@@ -64,6 +65,7 @@ impl<'a> Board<'a> {
         columns: usize,
         clues: &'a [Vec<usize>],
         speedups: Speedups,
+        policy: Policy,
         verdict: ClueVerdict,
     ) -> Board<'a> {
         Board {
@@ -80,6 +82,7 @@ impl<'a> Board<'a> {
             changed: vec![true; rows + columns],
             verdict,
             speedups,
+            policy,
             line_cycles: 0,
         }
     }
@@ -228,9 +231,10 @@ pub(super) fn solve_board(
     columns: usize,
     mode: Mode,
     speedups: Speedups,
+    policy: Policy,
     verdict: ClueVerdict,
 ) -> (ClueVerdict, u64) {
-    let mut b = Board::new(rows, columns, clues, speedups, verdict);
+    let mut b = Board::new(rows, columns, clues, speedups, policy, verdict);
     b.verdict.cycles = CLEAR_CYCLES;
     let mut first_solution: Option<Vec<bool>> = None;
     let mut scan_row = 0;
@@ -332,8 +336,11 @@ pub(super) fn solve_board(
             Event::Backtrack => {
                 b.verdict.backtracks += 1;
                 b.forget_dirty();
-                // Every probe's result is in doubt.
-                b.changed.iter_mut().for_each(|c| *c = true);
+                // Every probe's result is in doubt; or (`Policy::resume`)
+                // the node gone back to had reached a probing fixpoint, and
+                // only what its second value changes is new.
+                let all = !b.policy.resume;
+                b.changed.iter_mut().for_each(|c| *c = all);
                 loop {
                     if b.trail.is_empty() {
                         // Every guess refuted: the first solution is the

@@ -257,12 +257,29 @@ fn satisfies(r: &[Vec<usize>], c: &[Vec<usize>], cells: &[bool]) -> bool {
 /// one.
 #[test]
 fn probing_decides_small_boards_like_brute_force() {
+    let every_change = Policy {
+        score: Score::Product,
+        fewer_first: true,
+        skip_second: true,
+        keep_best: true,
+        resume: true,
+        max_rounds: 1,
+        alike: true,
+    };
+    for policy in [Policy::default(), Policy::SPECIFIED, every_change] {
+        probing_decides_like_brute_force(policy);
+    }
+}
+
+fn probing_decides_like_brute_force(policy: Policy) {
+    let run =
+        |r: &[Vec<usize>], c: &[Vec<usize>], mode| run_policy(r, c, mode, Speedups::default(), policy).0;
     let mut rng = Rng(0x9e0b_e5);
     let (mut probed, mut found_by_probe) = (0, 0);
     for trial in 0..600 {
         let (r, c) = small_board(&mut rng, trial);
         let found = solutions(&r, &c, 2);
-        let what = format!("rows {r:?} columns {c:?}");
+        let what = format!("rows {r:?} columns {c:?} {policy:?}");
         let mode = |first| Mode {
             budget: 4095,
             first,
@@ -293,7 +310,7 @@ fn probing_decides_small_boards_like_brute_force() {
         probed += (v.probes > 0) as usize;
         found_by_probe += (f.outcome == outcome::SOLVED && f.detail == FIRST_FOUND && f.nodes == 0) as usize;
     }
-    println!("{probed} boards probed; {found_by_probe} first solutions found by a probe");
+    println!("{policy:?}: {probed} boards probed; {found_by_probe} first solutions found by a probe");
     assert!(probed > 50 && found_by_probe > 0);
 }
 

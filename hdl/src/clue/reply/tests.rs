@@ -209,6 +209,8 @@ fn random_verdict(n: &mut Noise, rows: usize, columns: usize) -> ClueVerdict {
         nodes: count(n),
         backtracks: count(n),
         probes: 0,
+        rounds: 0,
+        forced: 0,
     }
 }
 

@@ -70,6 +70,8 @@ fn finish(uut: &mut ClueSolver, rows: usize, columns: usize) -> (ClueVerdict, u6
         nodes: uut.nodes.val().to_u64(),
         backtracks: uut.backtracks.val().to_u64(),
         probes: 0,
+        rounds: 0,
+        forced: 0,
     };
     let cycles = uut.cycles.val().to_u64();
     // As the reply reads them: Known words only if some cell is unknown;
