@@ -167,7 +167,7 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
         ),
         EngineArg::Clues => println!(
             "top level: clue engine, {baud} baud ({cpb} clocks per bit), boards up to 64x64, {} blocks",
-            1 << nonogram_hdl::clue::solver::CLUE_STORE_BITS
+            1 << nonogram_hdl::clue::clue_store::CLUE_STORE_BITS
         ),
     }
     let start = Instant::now();

@@ -427,7 +427,10 @@ fn clue_status(o: u8, d: u8, cycles: u32, passes: u8, nodes: u32, backtracks: u3
         (field::VERSION, crate::clue::reply::VERSION),
         (field::MAX_LINES, 2 * clue_model::MAX_SIDE as u8),
         (field::ENGINES, image::engines_field(engines::CLUES, image::FLASH)),
-        (field::CLUE_STORE_BITS, crate::clue::solver::CLUE_STORE_BITS as u8),
+        (
+            field::CLUE_STORE_BITS,
+            crate::clue::clue_store::CLUE_STORE_BITS as u8,
+        ),
     ];
     fields.extend(build.iter().map(|&(f, b)| Message::status(f, b)));
     for b in nodes.to_le_bytes().into_iter().chain(backtracks.to_le_bytes()) {

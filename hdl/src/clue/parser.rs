@@ -17,7 +17,7 @@
 //! block of a BLOCKS message is written the cycle after the first.
 
 use crate::clue::clue_model::{MAX_BLOCKS_PER_LINE, MAX_SIDE};
-use crate::clue::solver::CLUE_STORE_BITS;
+use crate::clue::clue_store::CLUE_STORE_BITS;
 use crate::constant;
 use crate::link::framer::MessageFramer;
 use crate::link::protocol::{code, status};

@@ -14,7 +14,7 @@
 //! (one cycle of read latency) and shifted out a cell a cycle: at 9600 baud
 //! a message takes 20 833 cycles to send, so speed does not matter here.
 
-use crate::clue::solver::CLUE_STORE_BITS;
+use crate::clue::clue_store::CLUE_STORE_BITS;
 use crate::common::params::CYCLE_BITS;
 use crate::constant;
 use crate::link::protocol::{code, image, status};

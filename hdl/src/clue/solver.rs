@@ -44,7 +44,7 @@
 use crate::clue::board_memory::BoardMemory;
 use crate::clue::clue_model::{BUDGET_UNIT_BITS, SEARCHED, TRAIL_ENTRIES};
 use crate::clue::clue_store::ClueStore;
-pub use crate::clue::clue_store::CLUE_STORE_BITS;
+use crate::clue::clue_store::CLUE_STORE_BITS;
 use crate::clue::fresh_finder::FreshFinder;
 use crate::clue::line_solver::LineSolver;
 use crate::clue::trail::Trail;

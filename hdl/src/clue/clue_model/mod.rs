@@ -26,7 +26,7 @@ pub const MAX_SIDE: usize = MAX_LENGTH;
 pub const MAX_BLOCKS_PER_LINE: usize = 32;
 
 /// Blocks the clue store holds, for all lines of a board together.
-pub const CLUE_STORE_BLOCKS: usize = 1 << crate::clue::solver::CLUE_STORE_BITS;
+pub const CLUE_STORE_BLOCKS: usize = 1 << crate::clue::clue_store::CLUE_STORE_BITS;
 
 /// What the model found for one board.
 #[derive(Clone, Debug, PartialEq, Eq)]
