@@ -102,6 +102,9 @@ pub struct LineSolver {
     forward_store: BlockRam<Bits<64>, 6>,
     met_fill: DFF<Bits<64>>,
     met_empty: DFF<Bits<64>>,
+    met_fill_states: Signal<Local, Bits<64>>,
+    met_empty_states: Signal<Local, Bits<64>>,
+    even_bits: Constant<Bits<64>>,
     met: DFF<Bit>,
     can_fill_q: DFF<Bits<64>>,
     can_empty_q: DFF<Bits<64>>,
@@ -166,6 +169,9 @@ impl Default for LineSolver {
             forward_store: Default::default(),
             met_fill: Default::default(),
             met_empty: Default::default(),
+            met_fill_states: Default::default(),
+            met_empty_states: Default::default(),
+            even_bits: crate::constant(0x5555_5555_5555_5555u64),
             met: Default::default(),
             can_fill_q: Default::default(),
             can_empty_q: Default::default(),
@@ -296,10 +302,18 @@ impl Logic for LineSolver {
         }
 
         // Where the forward and backward runs meet, every cycle (no clock
-        // enable on these 128 registers, which shortens the critical path):
-        // used only in the cycle after a backward step, when `met` is set.
-        self.met_fill.d.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
-        self.met_empty.d.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
+        // enable on these registers, which shortens the critical path):
+        // used only in the cycle after a backward step, when `met` is set,
+        // and only whether any state meets. So each pair of states is
+        // ORed into its even bit, one LUT as the AND alone was, and the odd
+        // bits are constant 0, which yosys drops: 64 flip-flops and the
+        // first level of the OR less.
+        self.met_fill_states.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
+        self.met_empty_states.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
+        self.met_fill.d.next =
+            (self.met_fill_states.val() | (self.met_fill_states.val() >> 1)) & self.even_bits.val();
+        self.met_empty.d.next =
+            (self.met_empty_states.val() | (self.met_empty_states.val() >> 1)) & self.even_bits.val();
 
         match self.phase.q.val() {
             Phase::Idle => {}

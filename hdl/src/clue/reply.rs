@@ -143,8 +143,12 @@ pub struct ClueReply {
     // until the next board starts, and a new board's START_BOARD aborts
     // this reply first); other replies send 0.
     board_reply: DFF<Bit>,
-    status_byte: Signal<Local, Bits<8>>,
-    field_id: Signal<Local, Bits<4>>,
+    // The STATUS field numbered `step` and its id, registered: the 23-way
+    // choice by `step` straight into `message` was the clue image's
+    // critical path. Status reads them at least three cycles after `step`
+    // changes (a message's two bytes go out in between), so never stale.
+    status_byte: DFF<Bits<8>>,
+    field_id: DFF<Bits<4>>,
     value_bit: Constant<Bits<16>>,
     code_start_board: Constant<Bits<3>>,
     code_values: Constant<Bits<3>>,
@@ -281,7 +285,9 @@ impl Logic for ClueReply {
             cycles_q,
             passes_q,
             cells_q,
-            board_reply
+            board_reply,
+            status_byte,
+            field_id
         );
         self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
         self.read_row.next = bit_cast::<6, 7>(self.row.q.val());
@@ -308,75 +314,75 @@ impl Logic for ClueReply {
         }
 
         // The STATUS field numbered `step`.
-        self.status_byte.next = 0.into();
+        self.status_byte.d.next = 0.into();
         if self.step.q.val() == 0 {
-            self.status_byte.next = self.outcome_q.q.val();
+            self.status_byte.d.next = self.outcome_q.q.val();
         }
         if self.step.q.val() == 1 {
-            self.status_byte.next = self.detail_q.q.val();
+            self.status_byte.d.next = self.detail_q.q.val();
         }
         if self.step.q.val() == 2 {
-            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(0);
+            self.status_byte.d.next = self.cycles_q.q.val().get_bits::<8>(0);
         }
         if self.step.q.val() == 3 {
-            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(8);
+            self.status_byte.d.next = self.cycles_q.q.val().get_bits::<8>(8);
         }
         if self.step.q.val() == 4 {
-            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(16);
+            self.status_byte.d.next = self.cycles_q.q.val().get_bits::<8>(16);
         }
         if self.step.q.val() == 5 {
-            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(24);
+            self.status_byte.d.next = self.cycles_q.q.val().get_bits::<8>(24);
         }
         if self.step.q.val() == 6 {
-            self.status_byte.next = self.passes_q.q.val();
+            self.status_byte.d.next = self.passes_q.q.val();
         }
         // Fields 7, 8 (options stored) and 10 (option FIFO size) are 0: no DNF engine.
         if self.step.q.val() == 9 {
-            self.status_byte.next = self.max_line.val();
+            self.status_byte.d.next = self.max_line.val();
         }
         if self.step.q.val() == 11 {
-            self.status_byte.next = self.version.val();
+            self.status_byte.d.next = self.version.val();
         }
         if self.step.q.val() == 12 {
-            self.status_byte.next = self.max_lines.val();
+            self.status_byte.d.next = self.max_lines.val();
         }
         if self.step.q.val() == 13 {
-            self.status_byte.next = self.engines.val();
+            self.status_byte.d.next = self.engines.val();
         }
         if self.step.q.val() == 14 {
-            self.status_byte.next = self.clue_store_bits.val();
+            self.status_byte.d.next = self.clue_store_bits.val();
         }
         // Steps 15..=22: SEARCH, the nodes' bytes then the backtracks'.
         if self.step.q.val() == 15 {
-            self.status_byte.next = self.nodes.val().get_bits::<8>(0);
+            self.status_byte.d.next = self.nodes.val().get_bits::<8>(0);
         }
         if self.step.q.val() == 16 {
-            self.status_byte.next = self.nodes.val().get_bits::<8>(8);
+            self.status_byte.d.next = self.nodes.val().get_bits::<8>(8);
         }
         if self.step.q.val() == 17 {
-            self.status_byte.next = self.nodes.val().get_bits::<8>(16);
+            self.status_byte.d.next = self.nodes.val().get_bits::<8>(16);
         }
         if self.step.q.val() == 18 {
-            self.status_byte.next = self.nodes.val().get_bits::<8>(24);
+            self.status_byte.d.next = self.nodes.val().get_bits::<8>(24);
         }
         if self.step.q.val() == 19 {
-            self.status_byte.next = self.backtracks.val().get_bits::<8>(0);
+            self.status_byte.d.next = self.backtracks.val().get_bits::<8>(0);
         }
         if self.step.q.val() == 20 {
-            self.status_byte.next = self.backtracks.val().get_bits::<8>(8);
+            self.status_byte.d.next = self.backtracks.val().get_bits::<8>(8);
         }
         if self.step.q.val() == 21 {
-            self.status_byte.next = self.backtracks.val().get_bits::<8>(16);
+            self.status_byte.d.next = self.backtracks.val().get_bits::<8>(16);
         }
         if self.step.q.val() == 22 {
-            self.status_byte.next = self.backtracks.val().get_bits::<8>(24);
+            self.status_byte.d.next = self.backtracks.val().get_bits::<8>(24);
         }
         if (self.step.q.val() >= 15) & !self.board_reply.q.val() {
-            self.status_byte.next = 0.into();
+            self.status_byte.d.next = 0.into();
         }
-        self.field_id.next = bit_cast::<4, 5>(self.step.q.val());
+        self.field_id.d.next = bit_cast::<4, 5>(self.step.q.val());
         if self.step.q.val() >= 15 {
-            self.field_id.next = 15.into();
+            self.field_id.d.next = 15.into();
         }
 
         match self.phase.q.val() {
@@ -407,8 +413,8 @@ impl Logic for ClueReply {
                 if !self.pending.q.val() {
                     self.pending.d.next = true;
                     self.message.d.next = (bit_cast::<16, 3>(self.code_status.val()) << 13)
-                        | (bit_cast::<16, 4>(self.field_id.val()) << 9)
-                        | (bit_cast::<16, 8>(self.status_byte.val()) << 1);
+                        | (bit_cast::<16, 4>(self.field_id.q.val()) << 9)
+                        | (bit_cast::<16, 8>(self.status_byte.q.val()) << 1);
                     self.step.d.next = self.step.q.val() + 1;
                     if self.step.q.val() == self.last_step.val() {
                         self.phase.d.next = ReplyPhase::Footer;

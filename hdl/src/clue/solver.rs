@@ -198,6 +198,11 @@ pub struct ClueSolver {
     // two nextpnr seeds of five). Seek reads it a cycle late, which is
     // exact: Advance, between the last change and Seek, changes nothing.
     board_known: DFF<Bit>,
+    // The next state's read flags, from the state before (see the end).
+    keeps_state: Signal<Local, Bit>,
+    look_fetch: Signal<Local, Bit>,
+    look_save: Signal<Local, Bit>,
+    next_save_read: Signal<Local, Bit>,
     // The line solver's start, set in Load for the Start cycle: a registered
     // pulse, because decoded from `state` it fanned out to the line
     // solver's 400 registers and missed 100 MHz on a nextpnr seed.
@@ -332,6 +337,10 @@ impl Default for ClueSolver {
             marking: Default::default(),
             forgetting: Default::default(),
             board_known: Default::default(),
+            keeps_state: Default::default(),
+            look_fetch: Default::default(),
+            look_save: Default::default(),
+            next_save_read: Default::default(),
             start_line: Default::default(),
             outcome_q: Default::default(),
             cycles_q: Default::default(),
@@ -1001,28 +1010,49 @@ impl Logic for ClueSolver {
             self.guess_load.d.next = false;
         }
 
-        // The read flags, from the next state (see `BoardMemory`).
+        // The read flags, from the next state (see `BoardMemory`). Where a
+        // state has one way in, from the state before and its condition:
+        // decoded from `state.d`, the whole next-state logic lay in front
+        // of these flags (the trail's fit through Check's decision into
+        // `reading_value` missed 100 MHz at 85 MHz on a nextpnr seed).
+        self.keeps_state.next = !self.start.val() & !self.abort.val();
+        self.look_fetch.next = (self.state.q.val() == State::Look)
+            & self.order.any_dirty.val()
+            & self.order.line_dirty.val();
+        self.look_save.next = (self.state.q.val() == State::Look)
+            & !self.order.any_dirty.val()
+            & self.board_known.q.val()
+            & self.searching.q.val()
+            & !self.first_only_q.q.val()
+            & !self.solution_kept.q.val();
+        self.next_save_read.next = self.look_save.val()
+            | ((self.state.q.val() == State::Search)
+                & (self.search_step.q.val() == SearchStep::SaveWrite)
+                & !self.save_last.q.val());
         self.board.read_reply.next = self.state.d.val() == State::Done;
         self.board.read_line.next =
-            (self.state.d.val() == State::Fetch) | (self.state.d.val() == State::Load);
-        self.board.read_cross.next =
-            (self.state.d.val() == State::CrossRead) | (self.state.d.val() == State::CrossKnown);
+            (self.look_fetch.val() | (self.state.q.val() == State::Fetch)) & self.keeps_state.val();
+        self.board.read_cross.next = ((((self.state.q.val() == State::WriteValue)
+            | (self.state.q.val() == State::CrossValue))
+            & self.fresh_any.q.val())
+            | (self.state.q.val() == State::CrossRead))
+            & self.keeps_state.val();
         self.board.read_scan.next =
             (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::ScanRead);
         self.board.read_guess.next = (self.state.d.val() == State::Search)
             & ((self.search_step.d.val() == SearchStep::GuessFetch)
                 | (self.search_step.d.val() == SearchStep::GuessLoad));
-        self.board.read_save.next =
-            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::SaveRead);
+        self.board.read_save.next = self.next_save_read.val() & self.keeps_state.val();
         self.board.read_undo_row.next =
             (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::UndoRow);
-        self.board.read_undo_column.next =
-            (self.state.d.val() == State::Search) & (self.search_step.d.val() == SearchStep::UndoColumn);
-        self.board.read_value_copy.next = (self.state.d.val() == State::Load)
-            | (self.state.d.val() == State::CrossKnown)
-            | ((self.state.d.val() == State::Search)
-                & ((self.search_step.d.val() == SearchStep::GuessLoad)
-                    | (self.search_step.d.val() == SearchStep::SaveRead)));
+        self.board.read_undo_column.next = (self.state.q.val() == State::Search)
+            & (self.search_step.q.val() == SearchStep::UndoRow)
+            & self.keeps_state.val();
+        self.board.read_value_copy.next = ((self.state.q.val() == State::Fetch)
+            | (self.state.q.val() == State::CrossRead)
+            | ((self.state.q.val() == State::Search) & (self.search_step.q.val() == SearchStep::GuessFetch))
+            | self.next_save_read.val())
+            & self.keeps_state.val();
     }
 }
 

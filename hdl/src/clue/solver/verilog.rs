@@ -9,7 +9,7 @@ use crate::dnf::model::clues_of_picture;
 const TESTBENCH: &str = r#"
 module tb;
   reg clock = 0;
-  reg abort = 0, start = 0, clue_write = 0, line_write = 0, read_value = 0, read_differs = 0;
+  reg abort = 0, start = 0, first_only = 0, clue_write = 0, line_write = 0, read_value = 0, read_differs = 0;
   reg [11:0] budget;
   reg [6:0] rows, columns, clue_length, line_number;
   reg [10:0] clue_address, line_first;
@@ -23,7 +23,7 @@ module tb;
   top uut(.clock(clock), .abort(abort), .start(start), .rows(rows), .columns(columns),
       .clue_write(clue_write), .clue_address(clue_address), .clue_length(clue_length),
       .line_write(line_write), .line_number(line_number), .line_first(line_first),
-      .line_blocks(line_blocks), .budget(budget), .read_row(read_row), .read_value(read_value),
+      .line_blocks(line_blocks), .budget(budget), .first_only(first_only), .read_row(read_row), .read_value(read_value),
           .read_differs(read_differs), .all_known(all_known), .nodes(nodes), .backtracks(backtracks),
       .row_word(row_word), .busy(busy), .done(done), .outcome(outcome),
       .detail(detail), .cycles(cycles), .passes(passes));
