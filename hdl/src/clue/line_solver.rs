@@ -308,8 +308,10 @@ impl Logic for LineSolver {
         // ORed into its even bit, one LUT as the AND alone was, and the odd
         // bits are constant 0, which yosys drops: 64 flip-flops and the
         // first level of the OR less.
-        self.met_fill_states.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
-        self.met_empty_states.next = self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
+        self.met_fill_states.next =
+            self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
+        self.met_empty_states.next =
+            self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
         self.met_fill.d.next =
             (self.met_fill_states.val() | (self.met_fill_states.val() >> 1)) & self.even_bits.val();
         self.met_empty.d.next =

@@ -144,8 +144,8 @@ pub struct ClueReply {
     // this reply first); other replies send 0.
     board_reply: DFF<Bit>,
     // The STATUS field numbered `step` and its id, registered: the 23-way
-    // choice by `step` straight into `message` was the clue image's
-    // critical path. Status reads them at least three cycles after `step`
+    // choice by `step` straight into `message` was the critical path of
+    // the clue image with probing (branch `probing`). Status reads them at least three cycles after `step`
     // changes (a message's two bytes go out in between), so never stale.
     status_byte: DFF<Bits<8>>,
     field_id: DFF<Bits<4>>,

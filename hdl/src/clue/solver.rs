@@ -1014,11 +1014,12 @@ impl Logic for ClueSolver {
         // state has one way in, from the state before and its condition:
         // decoded from `state.d`, the whole next-state logic lay in front
         // of these flags (the trail's fit through Check's decision into
-        // `reading_value` missed 100 MHz at 85 MHz on a nextpnr seed).
+        // `reading_value` was the worst path, 85 MHz, of a nextpnr seed in
+        // a trial build). `look_save` and the `fresh_any` term restate the
+        // Look and crossing steps' conditions: keep them in step.
         self.keeps_state.next = !self.start.val() & !self.abort.val();
-        self.look_fetch.next = (self.state.q.val() == State::Look)
-            & self.order.any_dirty.val()
-            & self.order.line_dirty.val();
+        self.look_fetch.next =
+            (self.state.q.val() == State::Look) & self.order.any_dirty.val() & self.order.line_dirty.val();
         self.look_save.next = (self.state.q.val() == State::Look)
             & !self.order.any_dirty.val()
             & self.board_known.q.val()
