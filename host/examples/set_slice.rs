@@ -9,6 +9,10 @@
 //! MODEL=1 cargo run --release -p nonohost --example set_slice -- ../shared/tournament/icga2016.txt 60 $(seq 401 500)
 //! ```
 //!
+//! `SAT_AFTER=N` hands the software's search to the SAT solver after N
+//! nodes instead of `solver::sat::SAT_AFTER_NODES` (`SAT_AFTER=never`: not
+//! at all, the search as it was before the hand-over).
+//!
 //! `POLICY=specified` runs the model with the probing policy first
 //! specified, `POLICY=product,fewer,skip,keep,resume` (and `ROUNDS=2`) with
 //! the listed changes to it (`clue_model::Policy`); without `POLICY`, the
@@ -103,6 +107,9 @@ fn main() {
         }
         let t = Instant::now();
         let mut s = Solver::new();
+        if let Ok(nodes) = std::env::var("SAT_AFTER") {
+            s.set_sat_after(nodes.parse().unwrap_or(u64::MAX));
+        }
         s.set_budget(Budget {
             deadline: Some(t + Duration::from_secs_f64(cap)),
             ..Default::default()

@@ -75,7 +75,10 @@ pub(crate) fn finish_by_search(
     let unknown = known.iter().filter(|c| c.is_none()).count();
     let found = search(puzzle, known, options);
     report.search_nodes = Some(found.nodes);
-    let nodes = plural(found.nodes, "node", "nodes");
+    let mut nodes = plural(found.nodes, "node", "nodes");
+    if found.by_sat {
+        nodes += ", then the SAT solver";
+    }
     let unknown = plural(unknown as u64, "cell", "cells");
     if found.gave_up && found.count < 2 {
         let why = if options

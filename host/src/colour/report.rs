@@ -141,7 +141,7 @@ impl ColourReport {
                 r.solved_by = None;
                 r.message = Some(format!(
                     "one solution found in {}; gave up before deciding whether it is the only one",
-                    plural(found.nodes, "search node", "search nodes")
+                    searched(&found)
                 ));
             }
             (Some(a), None) => {
@@ -161,10 +161,7 @@ impl ColourReport {
             (None, _) if found.gave_up => {
                 r.status = Status::GaveUp;
                 r.solved_by = None;
-                r.message = Some(format!(
-                    "gave up after {}",
-                    plural(found.nodes, "search node", "search nodes")
-                ));
+                r.message = Some(format!("gave up after {}", searched(&found)));
             }
             (None, _) => {
                 r.status = Status::NoSolution;
@@ -372,4 +369,14 @@ fn rows_text(p: &ColourPuzzle, cells: &[Cell]) -> Vec<String> {
                 .collect()
         })
         .collect()
+}
+
+/// "40 search nodes", and ", then the SAT solver" when it took over.
+fn searched(found: &Found) -> String {
+    let nodes = plural(found.nodes, "search node", "search nodes");
+    if found.by_sat {
+        format!("{nodes}, then the SAT solver")
+    } else {
+        nodes
+    }
 }

@@ -8,7 +8,11 @@
 //! both ways (a value line logic refutes fixes the other; cells both tries
 //! agree on are fixed), which takes random 30×30 grids from minutes to a
 //! fraction of a second. Line solutions are cached: probing asks the same
-//! line questions many times.
+//! line questions many times. A search that takes more than
+//! [`sat::SAT_AFTER_NODES`] nodes while looking for one or two solutions is
+//! handed to a SAT solver (CaDiCaL, see [`sat`]), from the cells line logic
+//! and probing fixed at the root: it learns from dead ends, so the
+//! tournaments' hardest puzzles take seconds, not minutes.
 //!
 //! Puzzles up to 64×64 run on `u64` lines, bigger ones (up to
 //! [`MAX_CELLS`] a side) on `bitvec` lines; [`Solver`] picks. It keeps
@@ -17,6 +21,7 @@
 //! [`Budget`] stops a search that runs too long.
 
 mod line;
+pub mod sat;
 
 use line::LineKind;
 pub use line::{dp_line, DpScratch, LineBits, WideLine};
@@ -68,6 +73,8 @@ pub struct Solutions {
     pub gave_up: bool,
     /// The cells known before the first guess (line logic, then probing).
     pub fixed: Vec<Option<bool>>,
+    /// The search was handed to the SAT solver (see [`sat`]).
+    pub by_sat: bool,
 }
 
 /// When a search gives up, and whom it tells how far it is.
@@ -153,6 +160,13 @@ struct Core<L> {
     /// so do its neighbours'); a look-up is several times faster than the
     /// dynamic programme.
     solved_lines: FxHashMap<(usize, L, L), Option<(L, L)>>,
+    /// Nodes a search for one or two solutions may take before it hands
+    /// the puzzle to the SAT solver.
+    sat_after: u64,
+    /// This search's cap: `sat_after`, or none when counting further.
+    /// Reached, the search unwinds as if stopped.
+    node_cap: u64,
+    handed_over: bool,
 }
 
 /// Entries the line cache keeps before it starts afresh (a few tens of MB).
@@ -178,6 +192,9 @@ impl<L: LineBits> Default for Core<L> {
             stale: Vec::new(),
             branch: None,
             solved_lines: FxHashMap::default(),
+            sat_after: sat::SAT_AFTER_NODES,
+            node_cap: u64::MAX,
+            handed_over: false,
         }
     }
 }
@@ -213,6 +230,14 @@ impl Solver {
     pub fn set_probe_above(&mut self, cells: usize) {
         self.narrow.probe_above = cells;
         self.wide.probe_above = cells;
+    }
+
+    /// Hands a search for one or two solutions to the SAT solver after
+    /// `nodes` search nodes (default [`sat::SAT_AFTER_NODES`]; 0 at once,
+    /// `u64::MAX` never).
+    pub fn set_sat_after(&mut self, nodes: u64) {
+        self.narrow.sat_after = nodes;
+        self.wide.sat_after = nodes;
     }
 
     /// Bounds every later search.
@@ -460,10 +485,22 @@ impl<L: LineBits> Core<L> {
         self.load_partial(partial);
         self.dirty.insert_all(self.height + self.width);
         let mut found = Solutions::default();
+        // The SAT solver stops at two solutions; counting more stays here.
+        self.node_cap = if limit <= 2 { self.sat_after } else { u64::MAX };
+        self.handed_over = false;
         self.search(0, limit.max(1), &mut found);
         found.nodes = self.nodes;
-        found.gave_up = self.stopped;
         found.fixed = self.cells(0);
+        if self.handed_over {
+            let (solutions, stopped) = sat::solve(rows, columns, &found.fixed, limit.max(1), &self.budget);
+            let mut solutions = solutions.into_iter();
+            found.first = solutions.next();
+            found.second = solutions.next();
+            found.count = found.first.iter().chain(&found.second).count();
+            found.by_sat = true;
+            self.stopped = stopped;
+        }
+        found.gave_up = self.stopped;
         found
     }
 
@@ -589,6 +626,10 @@ impl<L: LineBits> Core<L> {
     /// One search node: state `depth` with the lines in `dirty` to visit.
     fn search(&mut self, depth: usize, limit: usize, found: &mut Solutions) {
         self.nodes += 1;
+        if self.nodes > self.node_cap {
+            self.handed_over = true;
+            self.stopped = true;
+        }
         if self.out_of_budget() {
             self.dirty.clear();
             return;
@@ -733,6 +774,32 @@ mod tests {
             for first in [a.first, b.first] {
                 let (r2, c2) = nonogram_hdl::dnf::model::clues_of_picture(h, w, &first.unwrap());
                 assert_eq!((r2, c2), (rows.clone(), cols.clone()));
+            }
+        }
+    }
+
+    /// Handing the search to the SAT solver at once or never: the same
+    /// counts, and solutions that meet the clues.
+    #[test]
+    fn the_sat_hand_over_agrees_with_search() {
+        let mut seed = 0x5a7_u64;
+        let (mut search, mut sat) = (Solver::new(), Solver::new());
+        search.set_sat_after(u64::MAX);
+        sat.set_sat_after(0);
+        for _ in 0..150 {
+            let h = (rng(&mut seed) % 6 + 4) as usize;
+            let w = (rng(&mut seed) % 6 + 4) as usize;
+            let pic: Vec<bool> = (0..h * w).map(|_| rng(&mut seed) % 5 < 2).collect();
+            let (rows, cols) = nonogram_hdl::dnf::model::clues_of_picture(h, w, &pic);
+            for limit in [1, 2] {
+                let a = search.count_solutions(&rows, &cols, limit);
+                let b = sat.count_solutions(&rows, &cols, limit);
+                assert_eq!(a.count, b.count, "{rows:?} {cols:?}");
+                assert!(b.by_sat && !a.by_sat && !b.gave_up);
+                for first in [b.first, b.second].into_iter().flatten() {
+                    let (r2, c2) = nonogram_hdl::dnf::model::clues_of_picture(h, w, &first);
+                    assert_eq!((r2, c2), (rows.clone(), cols.clone()));
+                }
             }
         }
     }

@@ -1,0 +1,355 @@
+//! The hard cases: a puzzle as a SAT formula, for CaDiCaL.
+//!
+//! Probing search is fast on most puzzles but has a heavy tail on the
+//! tournaments' hard band (random 25×25 at 0.45-0.38 black), where it can
+//! run for tens of seconds. A CDCL solver learns from each dead end instead
+//! of meeting it again in the next subtree; on icga2016's puzzles 501-600 it
+//! cut the software's time from 91.6 s to about 32 s and the slowest puzzle
+//! from over 10 s to 2.1 s (README, "Measured"). [`super::Solver`] hands a
+//! search over once it has used [`SAT_AFTER_NODES`] nodes, with the cells
+//! line logic and probing fixed at the root as unit clauses.
+//!
+//! The colour solver hands over the same way ([`crate::colour::search`]):
+//! one formula serves both, black and white being colour puzzles with one
+//! ink.
+//!
+//! **The formula.** A cell has one colour (0 is the background): with one
+//! ink, variable `i + 1` is cell i (row-major), true when filled; with more,
+//! variable `i·K + c + 1` says cell i has colour c of K, exactly one of them
+//! true. Each block j of a line has a variable per start s it can have (from
+//! its leftmost to its rightmost place), and:
+//! * exactly one start;
+//! * a start gives the block's cells its colour, and the cells either side
+//!   another;
+//! * a start of block j needs a start of block j + 1 past its end (one cell
+//!   past, if the two have one colour), and one of block j − 1 ending before it;
+//! * a cell of an ink is covered by some start of a block of that ink.
+//!
+//! The blocks' starts are ordered and exactly one each, so the formula's
+//! models are the puzzle's solutions, each with one assignment of the start
+//! variables: blocking a solution's cells counts solutions exactly.
+
+use super::Budget;
+use std::sync::atomic::Ordering;
+
+/// Search nodes the probing search uses before it hands a puzzle over.
+/// Most puzzles never reach it (every random 25×25 at density ½ of a 1 000
+/// took fewer); the tournaments' hard ones do within a few hundred
+/// milliseconds.
+pub const SAT_AFTER_NODES: u64 = 512;
+
+/// One block of a line's clue: its length and colour (1 or more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub len: usize,
+    pub colour: usize,
+}
+
+/// A puzzle for the SAT solver: clues and what is known of each cell.
+pub struct Problem<'a> {
+    /// Colours, background included (2 for black and white).
+    pub colours: usize,
+    pub rows: &'a [Vec<Block>],
+    pub columns: &'a [Vec<Block>],
+    /// Each cell's possible colours (row-major, bit c for colour c).
+    pub allowed: &'a [u32],
+}
+
+/// What the SAT solver found: up to `limit` solutions (row-major colour
+/// indices), and whether the budget stopped it before it decided.
+pub struct SatFound {
+    pub solutions: Vec<Vec<u8>>,
+    pub stopped: bool,
+}
+
+/// Asks the budget whether to stop, each time CaDiCaL checks.
+struct Stop(Budget);
+
+impl cadical::Callbacks for Stop {
+    fn terminate(&mut self) -> bool {
+        self.0.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.0.deadline.is_some_and(|d| std::time::Instant::now() >= d)
+    }
+}
+
+/// Up to `limit` solutions of a black-and-white puzzle whose cells `known`
+/// (row-major, `None` = unknown) are taken as given.
+pub fn solve(
+    rows: &[Vec<usize>],
+    columns: &[Vec<usize>],
+    known: &[Option<bool>],
+    limit: usize,
+    budget: &Budget,
+) -> (Vec<Vec<bool>>, bool) {
+    let blocks = |clue: &Vec<usize>| -> Vec<Block> {
+        clue.iter()
+            .filter(|&&len| len > 0)
+            .map(|&len| Block { len, colour: 1 })
+            .collect()
+    };
+    let rows: Vec<Vec<Block>> = rows.iter().map(blocks).collect();
+    let columns: Vec<Vec<Block>> = columns.iter().map(blocks).collect();
+    let allowed: Vec<u32> = known
+        .iter()
+        .map(|k| match k {
+            None => 0b11,
+            Some(filled) => 1 << (*filled as u32),
+        })
+        .collect();
+    let problem = Problem {
+        colours: 2,
+        rows: &rows,
+        columns: &columns,
+        allowed: &allowed,
+    };
+    let found = solve_colours(&problem, limit, budget);
+    let solutions = found
+        .solutions
+        .into_iter()
+        .map(|s| s.into_iter().map(|c| c == 1).collect())
+        .collect();
+    (solutions, found.stopped)
+}
+
+/// Up to `limit` solutions of `problem`.
+pub fn solve_colours(problem: &Problem, limit: usize, budget: &Budget) -> SatFound {
+    let (h, w) = (problem.rows.len(), problem.columns.len());
+    let mut sat: cadical::Solver<Stop> = cadical::Solver::new();
+    sat.set_callbacks(Some(Stop(budget.clone())));
+    let k = problem.colours;
+    let mut formula = Formula {
+        colours: k,
+        next_var: (h * w * if k == 2 { 1 } else { k }) as i32,
+        solver: &mut sat,
+    };
+    let mut fits = true;
+    for (r, clue) in problem.rows.iter().enumerate() {
+        fits &= formula.line(&(0..w).map(|c| r * w + c).collect::<Vec<_>>(), clue);
+    }
+    for (c, clue) in problem.columns.iter().enumerate() {
+        fits &= formula.line(&(0..h).map(|r| r * w + c).collect::<Vec<_>>(), clue);
+    }
+    for cell in 0..h * w {
+        let allowed = problem.allowed.get(cell).copied().unwrap_or(u32::MAX);
+        if k > 2 {
+            formula.exactly_one(&(0..k).map(|c| formula.lit(cell, c)).collect::<Vec<_>>());
+        }
+        for c in (0..k).filter(|&c| allowed >> c & 1 == 0) {
+            let lit = formula.lit(cell, c);
+            formula.solver.add_clause([-lit]);
+        }
+    }
+    let colour_of = |sat: &cadical::Solver<Stop>, cell: usize| -> u8 {
+        if k == 2 {
+            (sat.value(cell as i32 + 1) == Some(true)) as u8
+        } else {
+            (0..k)
+                .find(|&c| sat.value((cell * k + c + 1) as i32) == Some(true))
+                .unwrap_or(0) as u8
+        }
+    };
+    let lit = |cell: usize, colour: usize| Formula::literal(k, cell, colour);
+    let mut found = SatFound {
+        solutions: Vec::new(),
+        stopped: false,
+    };
+    while fits && found.solutions.len() < limit {
+        match sat.solve() {
+            Some(true) => {
+                let solution: Vec<u8> = (0..h * w).map(|cell| colour_of(&sat, cell)).collect();
+                // The next solution differs from this one in some cell.
+                sat.add_clause(
+                    solution
+                        .iter()
+                        .enumerate()
+                        .map(|(cell, &c)| -lit(cell, c as usize)),
+                );
+                found.solutions.push(solution);
+            }
+            Some(false) => break,
+            None => {
+                found.stopped = true;
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// Clauses being added, and the next free variable.
+struct Formula<'a> {
+    colours: usize,
+    next_var: i32,
+    solver: &'a mut cadical::Solver<Stop>,
+}
+
+impl Formula<'_> {
+    /// "Cell `cell` has colour `colour`" with `colours` colours in all.
+    fn literal(colours: usize, cell: usize, colour: usize) -> i32 {
+        if colours == 2 {
+            let filled = cell as i32 + 1;
+            if colour == 1 {
+                filled
+            } else {
+                -filled
+            }
+        } else {
+            (cell * colours + colour + 1) as i32
+        }
+    }
+
+    fn lit(&self, cell: usize, colour: usize) -> i32 {
+        Self::literal(self.colours, cell, colour)
+    }
+
+    fn fresh(&mut self) -> i32 {
+        self.next_var += 1;
+        self.next_var
+    }
+
+    /// Exactly one of `lits` (pairwise: a line has at most a few dozen).
+    fn exactly_one(&mut self, lits: &[i32]) {
+        self.solver.add_clause(lits.iter().copied());
+        for (i, &a) in lits.iter().enumerate() {
+            for &b in &lits[i + 1..] {
+                self.solver.add_clause([-a, -b]);
+            }
+        }
+    }
+
+    /// The clauses of one line (its cells in order); false if its clue
+    /// cannot fit at all.
+    fn line(&mut self, cells: &[usize], blocks: &[Block]) -> bool {
+        let length = cells.len();
+        // The cells block j needs, with the gap to the next of its colour.
+        let span = |j: usize| {
+            let gap = blocks
+                .get(j + 1)
+                .is_some_and(|next| next.colour == blocks[j].colour);
+            blocks[j].len + gap as usize
+        };
+        // Block j's starts: from its leftmost place (every block before it
+        // packed to the left) to its rightmost.
+        let mut starts: Vec<Vec<(usize, i32)>> = Vec::with_capacity(blocks.len());
+        let mut leftmost = 0;
+        for j in 0..blocks.len() {
+            let after: usize = (j + 1..blocks.len()).map(span).sum();
+            let gap = span(j) - blocks[j].len;
+            let Some(rightmost) = length.checked_sub(after + gap + blocks[j].len) else {
+                return false;
+            };
+            if rightmost < leftmost {
+                return false;
+            }
+            starts.push((leftmost..=rightmost).map(|s| (s, self.fresh())).collect());
+            leftmost += span(j);
+        }
+        for (j, block) in blocks.iter().enumerate() {
+            let (b, colour) = (block.len, block.colour);
+            let own: Vec<i32> = starts[j].iter().map(|&(_, v)| v).collect();
+            self.exactly_one(&own);
+            for &(s, v) in &starts[j] {
+                for p in s..s + b {
+                    let lit = self.lit(cells[p], colour);
+                    self.solver.add_clause([-v, lit]);
+                }
+                for side in [s.checked_sub(1), Some(s + b).filter(|&p| p < length)]
+                    .into_iter()
+                    .flatten()
+                {
+                    let lit = self.lit(cells[side], colour);
+                    self.solver.add_clause([-v, -lit]);
+                }
+                if let Some(next) = starts.get(j + 1) {
+                    let later = next.iter().filter(|&&(t, _)| t >= s + span(j)).map(|&(_, x)| x);
+                    self.solver.add_clause(std::iter::once(-v).chain(later));
+                }
+                if j > 0 {
+                    let earlier = starts[j - 1]
+                        .iter()
+                        .filter(|&&(t, _)| t + span(j - 1) <= s)
+                        .map(|&(_, x)| x);
+                    self.solver.add_clause(std::iter::once(-v).chain(earlier));
+                }
+            }
+        }
+        // A cell of an ink lies in a block of that ink.
+        for (p, &cell) in cells.iter().enumerate() {
+            for colour in 1..self.colours {
+                let covering: Vec<i32> = blocks
+                    .iter()
+                    .zip(&starts)
+                    .filter(|(block, _)| block.colour == colour)
+                    .flat_map(|(block, own)| own.iter().filter(move |&&(s, _)| s <= p && p < s + block.len))
+                    .map(|&(_, v)| v)
+                    .collect();
+                let lit = self.lit(cell, colour);
+                self.solver.add_clause(std::iter::once(-lit).chain(covering));
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nonogram_hdl::dnf::model::clues_of_picture;
+    use std::collections::HashMap;
+
+    /// Every 3×3 and 3×4 grid's clues: as many solutions as brute force
+    /// finds (up to two), each one meeting the clues.
+    #[test]
+    fn counts_match_brute_force_on_small_grids() {
+        for (h, w) in [(3usize, 3usize), (3, 4)] {
+            type Clues = (Vec<Vec<usize>>, Vec<Vec<usize>>);
+            let mut by_clues: HashMap<Clues, usize> = HashMap::new();
+            for g in 0..1u64 << (h * w) {
+                let picture: Vec<bool> = (0..h * w).map(|i| g >> i & 1 == 1).collect();
+                *by_clues.entry(clues_of_picture(h, w, &picture)).or_default() += 1;
+            }
+            let unknown = vec![None; h * w];
+            for ((rows, columns), n) in &by_clues {
+                let (solutions, stopped) = solve(rows, columns, &unknown, 2, &Budget::default());
+                assert!(!stopped);
+                assert_eq!(solutions.len(), (*n).min(2), "{rows:?} {columns:?}");
+                for s in &solutions {
+                    assert_eq!(&clues_of_picture(h, w, s), &(rows.clone(), columns.clone()));
+                }
+                if solutions.len() == 2 {
+                    assert_ne!(solutions[0], solutions[1]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn known_cells_are_kept_and_impossible_clues_have_no_solution() {
+        // The two diagonals; cell (0, 0) filled leaves one.
+        let clue = vec![vec![1], vec![1]];
+        let known = [Some(true), None, None, None];
+        let (solutions, _) = solve(&clue, &clue, &known, 2, &Budget::default());
+        assert_eq!(solutions, vec![vec![true, false, false, true]]);
+        // A block longer than its line; two blocks that need 5 cells of 4.
+        for rows in [vec![vec![3], vec![]], vec![vec![2, 2], vec![]]] {
+            let columns = vec![vec![1]; rows[0].len().max(2)];
+            let (solutions, stopped) = solve(&rows, &columns[..2], &[None; 4], 2, &Budget::default());
+            assert!(solutions.is_empty() && !stopped, "{rows:?}");
+        }
+    }
+
+    #[test]
+    fn a_deadline_stops_it() {
+        // A tournament-style 30×30 at density 0.4: CaDiCaL needs far more
+        // than no time at all.
+        let p = crate::tournament::puzzle(1, 500, 1000, 30, Some(0.4));
+        let budget = Budget {
+            deadline: Some(std::time::Instant::now()),
+            ..Budget::default()
+        };
+        let (solutions, stopped) = solve(&p.rows, &p.columns, &[None; 900], 1, &budget);
+        assert!(stopped && solutions.is_empty());
+        let (solutions, stopped) = solve(&p.rows, &p.columns, &[None; 900], 1, &Budget::default());
+        assert!(!stopped && p.check_solution(&solutions[0]).is_ok());
+    }
+}
