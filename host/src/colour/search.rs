@@ -84,6 +84,12 @@ struct Marks {
 
 /// Solves `puzzle`, counting solutions up to `limit` (1: any one solution).
 pub fn solve(puzzle: &ColourPuzzle, limit: usize, budget: &Budget) -> Found {
+    solve_with(puzzle, limit, budget, SAT_AFTER_NODES)
+}
+
+/// [`solve`], handing a search for one or two solutions to the SAT solver
+/// after `sat_after` nodes (`u64::MAX`: never).
+pub fn solve_with(puzzle: &ColourPuzzle, limit: usize, budget: &Budget, sat_after: u64) -> Found {
     let lines = (0..puzzle.width() + puzzle.height())
         .map(|i| puzzle.cells_of(i))
         .collect();
@@ -98,7 +104,7 @@ pub fn solve(puzzle: &ColourPuzzle, limit: usize, budget: &Budget) -> Found {
         budget: budget.clone(),
         stopped: false,
         node_cap: if limit <= 2 && puzzle.rule == super::Rule::Blocks {
-            SAT_AFTER_NODES
+            sat_after
         } else {
             u64::MAX
         },
@@ -536,6 +542,36 @@ mod tests {
             several += (want == 2) as usize;
         }
         assert!(several > 0);
+    }
+
+    /// The hand-over at once, after the root, or never: the same counts.
+    #[test]
+    fn the_sat_hand_over_agrees_with_search() {
+        let mut seed = 0x51_u64;
+        let mut handed_over = 0;
+        for i in 0..120 {
+            let (h, w, k) = (
+                3 + xorshift(&mut seed) % 6,
+                3 + xorshift(&mut seed) % 6,
+                2 + xorshift(&mut seed) % 3,
+            );
+            let (h, w, k) = (h as usize, w as usize, k as usize);
+            let grid: Vec<u8> = (0..h * w)
+                .map(|_| (xorshift(&mut seed) % k as u64) as u8)
+                .collect();
+            let p = puzzle_of(Rule::Blocks, k, h, w, &grid);
+            for limit in [1, 2] {
+                let search = solve_with(&p, limit, &Budget::default(), u64::MAX);
+                let sat = solve_with(&p, limit, &Budget::default(), i % 2);
+                assert_eq!(search.count, sat.count, "{h}x{w}, {k} colours, {grid:?}");
+                assert!(!search.by_sat && !sat.gave_up);
+                handed_over += sat.by_sat as usize;
+                for s in sat.first.iter().chain(&sat.second) {
+                    assert!(p.check_solution(s).is_ok());
+                }
+            }
+        }
+        assert!(handed_over > 20, "{handed_over} searches went to the SAT solver");
     }
 
     #[test]
