@@ -415,7 +415,7 @@ pub fn run(args: &Args) -> i32 {
             ms(b.max_seconds)
         );
         println!(
-            "software (nonohost solve: line logic, probing, search): {} of {} solved, {} gave up after {} s; {} search nodes",
+            "software (nonohost solve: line logic, probing, search, CaDiCaL past 512 nodes): {} of {} solved, {} gave up after {} s; {} search nodes",
             s.solved(),
             results.puzzles,
             s.undecided,
