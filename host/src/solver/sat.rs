@@ -3,9 +3,8 @@
 //! Probing search is fast on most puzzles but has a heavy tail on the
 //! tournaments' hard band (random 25×25 at 0.45-0.38 black), where it can
 //! run for tens of seconds. A CDCL solver learns from each dead end instead
-//! of meeting it again in the next subtree; on icga2016's puzzles 501-600 it
-//! cut the software's time from 91.6 s to about 32 s and the slowest puzzle
-//! from over 10 s to 2.1 s (README, "Measured"). [`super::Solver`] hands a
+//! of meeting it again in the next subtree: whole tournament sets in about
+//! 111 s instead of 297-339 s, no puzzle over 10 s (README, "Measured"). [`super::Solver`] hands a
 //! search over once it has used [`SAT_AFTER_NODES`] nodes, with the cells
 //! line logic and probing fixed at the root as unit clauses.
 //!
@@ -33,9 +32,11 @@ use super::Budget;
 use std::sync::atomic::Ordering;
 
 /// Search nodes the probing search uses before it hands a puzzle over.
-/// Most puzzles never reach it (every random 25×25 at density ½ of a 1 000
-/// took fewer); the tournaments' hard ones do within a few hundred
-/// milliseconds.
+/// Most puzzles never reach it (none of 1 000 random 25×25 at density ½;
+/// 176 of icga2016's 1 000); the tournaments' hard ones do within a few
+/// hundred milliseconds. On icga2016's puzzles 501-600 any cap from 128
+/// to 2 048 gave the same time within the noise (34-36 s), 64 a little
+/// more (37.5 s).
 pub const SAT_AFTER_NODES: u64 = 512;
 
 /// One block of a line's clue: its length and colour (1 or more).
@@ -114,7 +115,13 @@ pub fn solve(
 /// Up to `limit` solutions of `problem`.
 pub fn solve_colours(problem: &Problem, limit: usize, budget: &Budget) -> SatFound {
     let (h, w) = (problem.rows.len(), problem.columns.len());
-    let mut sat: cadical::Solver<Stop> = cadical::Solver::new();
+    // One solution asked for: the puzzle is most likely satisfiable, and
+    // CaDiCaL's "sat" options target that. Whole tournament sets, back to
+    // back: icga2016 130.2 s → 112.4 s, tcga2019 156.4 s → 110.4 s, and no
+    // puzzle over 10 s. Two asked for: the second question is often
+    // unsatisfiable (a unique puzzle), so the default options.
+    let config = if limit == 1 { "sat" } else { "default" };
+    let mut sat: cadical::Solver<Stop> = cadical::Solver::with_config(config).unwrap_or_default();
     sat.set_callbacks(Some(Stop(budget.clone())));
     let k = problem.colours;
     let mut formula = Formula {
