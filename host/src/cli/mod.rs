@@ -51,7 +51,7 @@ pub enum Command {
     /// Send a puzzle to the board and show its answer.
     #[command(after_help = EXIT_CODES)]
     Send(SendArgs),
-    /// Solve a puzzle in software (line logic, then search).
+    /// Solve a puzzle in software (line logic, then search; a long search goes to a SAT solver).
     #[command(after_help = EXIT_CODES)]
     Solve(SolveArgs),
     /// Size, options per line, bytes and time on the wire, and whether it fits the board.

@@ -135,23 +135,7 @@ pub fn solve_with(puzzle: &ColourPuzzle, limit: usize, budget: &Budget, sat_afte
         search.node(grid, &[], marks);
     }
     if search.handed_over {
-        let blocks = |clue: &Vec<super::Hint>| -> Vec<Block> {
-            clue.iter()
-                .map(|h| Block {
-                    len: h.len,
-                    colour: h.colour as usize,
-                })
-                .collect()
-        };
-        let rows: Vec<Vec<Block>> = puzzle.rows.iter().map(blocks).collect();
-        let columns: Vec<Vec<Block>> = puzzle.columns.iter().map(blocks).collect();
-        let problem = Problem {
-            colours: puzzle.colours.len(),
-            rows: &rows,
-            columns: &columns,
-            allowed: &search.found.line_cells,
-        };
-        let sat = sat::solve_colours(&problem, search.limit, budget);
+        let sat = solve_by_sat(puzzle, &search.found.line_cells, search.limit, budget);
         let mut solutions = sat.solutions.into_iter();
         search.found.first = solutions.next();
         search.found.second = solutions.next();
@@ -161,6 +145,28 @@ pub fn solve_with(puzzle: &ColourPuzzle, limit: usize, budget: &Budget, sat_afte
     }
     search.found.gave_up = search.stopped;
     search.found
+}
+
+/// Up to `limit` solutions of a block-clue puzzle by the SAT solver, each
+/// cell's colour among `allowed`.
+fn solve_by_sat(puzzle: &ColourPuzzle, allowed: &[Cell], limit: usize, budget: &Budget) -> sat::SatFound {
+    let blocks = |clue: &Vec<super::Hint>| -> Vec<Block> {
+        clue.iter()
+            .map(|h| Block {
+                len: h.len,
+                colour: h.colour as usize,
+            })
+            .collect()
+    };
+    let rows: Vec<Vec<Block>> = puzzle.rows.iter().map(blocks).collect();
+    let columns: Vec<Vec<Block>> = puzzle.columns.iter().map(blocks).collect();
+    let problem = Problem {
+        colours: puzzle.colours.len(),
+        rows: &rows,
+        columns: &columns,
+        allowed,
+    };
+    sat::solve_colours(&problem, limit, budget)
 }
 
 impl Search<'_> {
@@ -499,6 +505,18 @@ mod tests {
         }
     }
 
+    /// A random block-clue board, `least` to `least + sides - 1` a side, 2
+    /// to 4 colours, with its picture as the goal; and its colour count.
+    fn random_board(seed: &mut u64, least: u64, sides: u64) -> (ColourPuzzle, usize) {
+        let h = (least + xorshift(seed) % sides) as usize;
+        let w = (least + xorshift(seed) % sides) as usize;
+        let k = (2 + xorshift(seed) % 3) as usize;
+        let grid: Vec<u8> = (0..h * w).map(|_| (xorshift(seed) % k as u64) as u8).collect();
+        let mut p = puzzle_of(Rule::Blocks, k, h, w, &grid);
+        p.goal = Some((grid, 0));
+        (p, k)
+    }
+
     /// The SAT formula of colour clues against brute force: the same
     /// counts (up to two), solutions that meet the clues.
     #[test]
@@ -506,34 +524,10 @@ mod tests {
         let mut seed = 0x9e37_79b9_u64;
         let mut several = 0;
         for _ in 0..200 {
-            let (h, w, k) = (
-                1 + xorshift(&mut seed) % 3,
-                1 + xorshift(&mut seed) % 3,
-                2 + xorshift(&mut seed) % 3,
-            );
-            let (h, w, k) = (h as usize, w as usize, k as usize);
-            let grid: Vec<u8> = (0..h * w)
-                .map(|_| (xorshift(&mut seed) % k as u64) as u8)
-                .collect();
-            let p = puzzle_of(Rule::Blocks, k, h, w, &grid);
-            let blocks = |clue: &Vec<Hint>| -> Vec<Block> {
-                clue.iter()
-                    .map(|h| Block {
-                        len: h.len,
-                        colour: h.colour as usize,
-                    })
-                    .collect()
-            };
-            let rows: Vec<Vec<Block>> = p.rows.iter().map(blocks).collect();
-            let columns: Vec<Vec<Block>> = p.columns.iter().map(blocks).collect();
-            let allowed = vec![u32::MAX; h * w];
-            let problem = Problem {
-                colours: k,
-                rows: &rows,
-                columns: &columns,
-                allowed: &allowed,
-            };
-            let found = sat::solve_colours(&problem, 2, &Budget::default());
+            let (p, k) = random_board(&mut seed, 1, 3);
+            let (h, w) = (p.height(), p.width());
+            let grid = &p.goal.as_ref().unwrap().0;
+            let found = solve_by_sat(&p, &vec![u32::MAX; h * w], 2, &Budget::default());
             let want = brute_count(&p).min(2);
             assert_eq!(found.solutions.len(), want, "{h}x{w}, {k} colours, {grid:?}");
             for s in &found.solutions {
@@ -550,16 +544,8 @@ mod tests {
         let mut seed = 0x51_u64;
         let mut handed_over = 0;
         for i in 0..120 {
-            let (h, w, k) = (
-                3 + xorshift(&mut seed) % 6,
-                3 + xorshift(&mut seed) % 6,
-                2 + xorshift(&mut seed) % 3,
-            );
-            let (h, w, k) = (h as usize, w as usize, k as usize);
-            let grid: Vec<u8> = (0..h * w)
-                .map(|_| (xorshift(&mut seed) % k as u64) as u8)
-                .collect();
-            let p = puzzle_of(Rule::Blocks, k, h, w, &grid);
+            let (p, k) = random_board(&mut seed, 3, 6);
+            let (h, w, grid) = (p.height(), p.width(), &p.goal.as_ref().unwrap().0);
             for limit in [1, 2] {
                 let search = solve_with(&p, limit, &Budget::default(), u64::MAX);
                 let sat = solve_with(&p, limit, &Budget::default(), i % 2);

@@ -164,9 +164,9 @@ struct Core<L> {
     /// the puzzle to the SAT solver.
     sat_after: u64,
     /// This search's cap: `sat_after`, or none when counting further.
-    /// Reached, the search unwinds as if stopped.
+    /// Passed, the search unwinds as if stopped and the SAT solver takes
+    /// over.
     node_cap: u64,
-    handed_over: bool,
 }
 
 /// Entries the line cache keeps before it starts afresh (a few tens of MB).
@@ -194,7 +194,6 @@ impl<L: LineBits> Default for Core<L> {
             solved_lines: FxHashMap::default(),
             sat_after: sat::SAT_AFTER_NODES,
             node_cap: u64::MAX,
-            handed_over: false,
         }
     }
 }
@@ -487,11 +486,10 @@ impl<L: LineBits> Core<L> {
         let mut found = Solutions::default();
         // The SAT solver stops at two solutions; counting more stays here.
         self.node_cap = if limit <= 2 { self.sat_after } else { u64::MAX };
-        self.handed_over = false;
         self.search(0, limit.max(1), &mut found);
         found.nodes = self.nodes;
         found.fixed = self.cells(0);
-        if self.handed_over {
+        if self.nodes > self.node_cap {
             let (solutions, stopped) = sat::solve(rows, columns, &found.fixed, limit.max(1), &self.budget);
             let mut solutions = solutions.into_iter();
             found.first = solutions.next();
@@ -627,7 +625,6 @@ impl<L: LineBits> Core<L> {
     fn search(&mut self, depth: usize, limit: usize, found: &mut Solutions) {
         self.nodes += 1;
         if self.nodes > self.node_cap {
-            self.handed_over = true;
             self.stopped = true;
         }
         if self.out_of_budget() {
