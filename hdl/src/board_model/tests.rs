@@ -1,6 +1,7 @@
 use super::*;
 use crate::bench::boards::v1_stream;
 use crate::bench::driver::{CoreDriver, SerialCore};
+use crate::link::protocol::status::{engines, field};
 use crate::link::protocol::{query_bytes, IDLE_TIMEOUT_BITS};
 
 const CPB: u32 = 4;

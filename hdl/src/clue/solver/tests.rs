@@ -5,6 +5,7 @@ use crate::bench::boards::{coin_clues, random_clues, Rng};
 use crate::bench::{tick, yosys_cell_count, yosys_check};
 use crate::clue::clue_model::{self, ClueVerdict};
 use crate::dnf::model::clues_of_picture;
+use crate::link::protocol::status::outcome;
 
 /// What the block answered, in the model's terms, and its cycle count.
 fn run(

@@ -5,6 +5,7 @@ use crate::bench::boards::{coin_clues, random_clues, Rng};
 use crate::bench::iverilog_run;
 use crate::clue::clue_model;
 use crate::dnf::model::clues_of_picture;
+use crate::link::protocol::status::outcome;
 
 const TESTBENCH: &str = r#"
 module tb;

@@ -1,0 +1,445 @@
+//! The clue engine's depth-first search (`clue_model::search` is its
+//! model): the steps the solver takes under its `Search` state, and the
+//! undo trail.
+//!
+//! The solver hands over at a stall (`enter_check`), at a contradiction
+//! while searching (`enter_check` with `backtrack`), and when a search
+//! fills the board (`enter_save`). The search answers with what the
+//! solver's registers and the board memory do in the cycle: a guess is
+//! handed back as a visit of its row (`guess_set`), and the end as
+//! `finish`.
+//!
+//! * **Check**: give up (budget, or more unknown cells than the trail
+//!   holds), go back (a contradiction or a kept solution), or choose.
+//! * **Scan**: the first unknown cell. A row's Known word is read, its
+//!   unknown cells go into the solver's `fresh`, and the lowest is found
+//!   in two steps (the fresh finder). Filled is tried first: on random
+//!   puzzles either order decides as many (`search_plan`), and filled cells
+//!   fix more.
+//! * **Guess**: the guessed row is read, the cell set in its words, and
+//!   the visit's write-back copies it into the column and pushes it.
+//! * **Save**: the first solution, a row a step, into the solution memory.
+//! * **Undo**: pop one trail entry and clear its Known bit in the row copy,
+//!   then in the column copy; at the latest guess with a value left, guess
+//!   that value.
+//!
+//! Every decision is taken from registers (`undo_*`, the compares, the
+//! trail's latched entry), and every wide enable goes out on a registered
+//! pulse: decoded from the step, these missed 100 MHz on the clue
+//! bitstream. The steps are an enum of their own, under one solver state,
+//! so that the visit's states stay few and quick to decode (in one enum
+//! the clue bitstream reached 87 MHz).
+
+use crate::clue::clue_model::BUDGET_UNIT_BITS;
+use crate::clue::trail::Trail;
+use crate::common::params::CYCLE_BITS;
+use rust_hdl::prelude::*;
+
+// The budget compare takes the cycle count's bits 31..20.
+const _: () = assert!(BUDGET_UNIT_BITS == 20 && CYCLE_BITS == 32);
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum Step {
+    Check,
+    ScanRead,
+    ScanCheck,
+    ScanWait,
+    ScanPick,
+    GuessFetch,
+    GuessLoad,
+    GuessSet,
+    SaveRead,
+    SaveWrite,
+    UndoRow,
+    UndoColumn,
+    UndoWrite,
+}
+
+#[derive(LogicBlock, Default)]
+pub struct Search {
+    pub clock: Signal<In, Clock>,
+    /// A new board, with its budget in units of 2^20 cycles (0: no search).
+    pub start: Signal<In, Bit>,
+    pub budget: Signal<In, Bits<12>>,
+    pub abort: Signal<In, Bit>,
+    /// The solver is in its Search state.
+    pub active: Signal<In, Bit>,
+    /// From a visit state, into Check; with `backtrack`, to go back.
+    pub enter_check: Signal<In, Bit>,
+    pub backtrack: Signal<In, Bit>,
+    /// From Look: the board is full; keep it, then go back.
+    pub enter_save: Signal<In, Bit>,
+    /// The solver's state the steps read: the unknown cells fit the trail;
+    /// the cycle count; the rows; `fresh` has a bit; its lowest cell; the
+    /// copied cell and the visited line (for a push); a push.
+    pub trail_fits: Signal<In, Bit>,
+    pub cycles: Signal<In, Bits<CYCLE_BITS>>,
+    pub rows: Signal<In, Bits<7>>,
+    pub fresh_any: Signal<In, Bit>,
+    pub lowest_cell: Signal<In, Bits<6>>,
+    pub copied_cell: Signal<In, Bits<6>>,
+    pub line_index: Signal<In, Bits<6>>,
+    pub is_column: Signal<In, Bit>,
+    pub push: Signal<In, Bit>,
+    /// What this cycle does to the solver: load `bit_number`; load the
+    /// guessed column into `copied_cell`; load the visited line's Known
+    /// word from the read port (a guess); the guess's row is being read
+    /// (`guess_fetch`); return to the visit at WriteKnown (`guess_set`);
+    /// end the solve (`finish`: gave up, or with the kept solution). These
+    /// are written twice in a pass (a default, then the step's value) only
+    /// while `active`, when the solver writes none of its pulses here:
+    /// ports written twice on both sides set Icarus bouncing between the
+    /// two blocks at one instant.
+    pub bit_number_load: Signal<Out, Bit>,
+    pub bit_number: Signal<Out, Bits<6>>,
+    pub guess_column_load: Signal<Out, Bit>,
+    pub guess_column: Signal<Out, Bits<6>>,
+    pub known_load: Signal<Out, Bit>,
+    pub guess_fetch: Signal<Out, Bit>,
+    pub guess_set: Signal<Out, Bit>,
+    pub finish: Signal<Out, Bit>,
+    pub finish_gave_up: Signal<Out, Bit>,
+    pub finish_keeps: Signal<Out, Bit>,
+    /// ... and to the board memory.
+    pub read_used: Signal<Out, Bit>,
+    pub write: Signal<Out, Bit>,
+    pub write_address: Signal<Out, Bits<8>>,
+    pub save: Signal<Out, Bit>,
+    /// For the read flags: the next step reads the scanned row, the
+    /// guessed row, the undone cell's row; this step is GuessFetch, reads
+    /// another saved row, is UndoRow.
+    pub next_scan: Signal<Out, Bit>,
+    pub next_guess: Signal<Out, Bit>,
+    pub next_undo_row: Signal<Out, Bit>,
+    pub saving_more: Signal<Out, Bit>,
+    pub undoing_row: Signal<Out, Bit>,
+    /// The rows and cells the board memory reads and writes.
+    pub scan_row: Signal<Out, Bits<6>>,
+    pub guess_row: Signal<Out, Bits<6>>,
+    pub save_row: Signal<Out, Bits<6>>,
+    pub undo_row: Signal<Out, Bits<6>>,
+    pub undo_column: Signal<Out, Bits<6>>,
+    pub guess_value: Signal<Out, Bit>,
+    /// Registered pulses: the scanned row's word is on the read port; the
+    /// guessed row's; a cell is undone; a backtrack (the dirty bits); a
+    /// guess (the visit order goes on from its row).
+    pub scan_load: Signal<Out, Bit>,
+    pub guess_load: Signal<Out, Bit>,
+    pub undoing: Signal<Out, Bit>,
+    pub forgetting: Signal<Out, Bit>,
+    pub to_guess: Signal<Out, Bit>,
+    /// Kept flags: no budget; a solution is kept; gave up for the trail.
+    pub no_search: Signal<Out, Bit>,
+    pub solution_kept: Signal<Out, Bit>,
+    pub trail_full: Signal<Out, Bit>,
+    pub nodes: Signal<Out, Bits<32>>,
+    pub backtracks: Signal<Out, Bits<32>>,
+    trail: Trail,
+    step: DFF<Step>,
+    budget_q: DFF<Bits<12>>,
+    no_search_q: DFF<Bit>,
+    // Registered compares: past the budget; `save_row` is the last row.
+    over_budget: DFF<Bit>,
+    save_last: DFF<Bit>,
+    // Check's event is a backtrack (else a choice); giving up.
+    backtracking: DFF<Bit>,
+    giving_up: DFF<Bit>,
+    solution_kept_q: DFF<Bit>,
+    trail_full_q: DFF<Bit>,
+    guess_row_q: DFF<Bits<6>>,
+    guess_value_q: DFF<Bit>,
+    guess_second: DFF<Bit>,
+    // The next trail push is the guess itself.
+    guess_pending: DFF<Bit>,
+    scan_row_q: DFF<Bits<6>>,
+    save_row_q: DFF<Bits<6>>,
+    nodes_q: DFF<Bits<32>>,
+    backtracks_q: DFF<Bits<32>>,
+    // Counts change a cycle after their step (their wide enables then come
+    // from flip-flops).
+    count_node: DFF<Bit>,
+    count_backtrack: DFF<Bit>,
+    scan_load_q: DFF<Bit>,
+    guess_load_q: DFF<Bit>,
+    undoing_q: DFF<Bit>,
+    forgetting_q: DFF<Bit>,
+    to_guess_q: DFF<Bit>,
+    // What UndoWrite does, decided in UndoColumn from registers: guess the
+    // other value; or, at the trail's bottom, end (gave up, or with the
+    // kept solution).
+    undo_reguess: DFF<Bit>,
+    undo_last: DFF<Bit>,
+    undo_gave_up: DFF<Bit>,
+    undo_keeps: DFF<Bit>,
+}
+
+impl Logic for Search {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            step,
+            budget_q,
+            no_search_q,
+            over_budget,
+            save_last,
+            backtracking,
+            giving_up,
+            solution_kept_q,
+            trail_full_q,
+            guess_row_q,
+            guess_value_q,
+            guess_second,
+            guess_pending,
+            scan_row_q,
+            save_row_q,
+            nodes_q,
+            backtracks_q,
+            count_node,
+            count_backtrack,
+            scan_load_q,
+            guess_load_q,
+            undoing_q,
+            forgetting_q,
+            to_guess_q,
+            undo_reguess,
+            undo_last,
+            undo_gave_up,
+            undo_keeps
+        );
+        self.trail.clock.next = self.clock.val();
+        // Since the first guess every fixed cell is pushed.
+        self.trail.clear.next = self.start.val();
+        self.trail.push.next = self.push.val();
+        self.trail.pop.next = false;
+        self.trail.latch.next = false;
+        self.trail.line_index.next = self.line_index.val();
+        self.trail.fixed_cell.next = self.copied_cell.val();
+        self.trail.is_column.next = self.is_column.val();
+        self.trail.guess.next = self.guess_pending.q.val();
+        self.trail.guess_value.next = self.guess_value_q.q.val();
+        self.trail.second.next = self.guess_second.q.val();
+        self.trail.reading.next =
+            self.active.val() & ((self.step.q.val() == Step::Check) | (self.step.q.val() == Step::UndoWrite));
+        if self.push.val() {
+            self.guess_pending.d.next = false;
+        }
+
+        self.bit_number_load.next = false;
+        self.bit_number.next = self.trail.top_column.val();
+        self.guess_column_load.next = false;
+        self.guess_column.next = self.lowest_cell.val();
+        self.known_load.next = false;
+        self.guess_fetch.next = false;
+        self.guess_set.next = false;
+        self.finish.next = false;
+        self.finish_gave_up.next = true;
+        self.finish_keeps.next = false;
+        self.read_used.next = false;
+        self.write.next = false;
+        self.write_address.next = bit_cast::<8, 6>(self.trail.row.val());
+        self.save.next = false;
+        self.count_node.d.next = false;
+        self.count_backtrack.d.next = false;
+        self.scan_load_q.d.next = false;
+        self.guess_load_q.d.next = false;
+        self.undoing_q.d.next = false;
+        self.forgetting_q.d.next = false;
+        self.to_guess_q.d.next = false;
+        if self.count_node.q.val() {
+            self.nodes_q.d.next = self.nodes_q.q.val() + 1;
+        }
+        if self.count_backtrack.q.val() {
+            self.backtracks_q.d.next = self.backtracks_q.q.val() + 1;
+        }
+        if self.enter_check.val() {
+            self.backtracking.d.next = self.backtrack.val();
+            self.step.d.next = Step::Check;
+        }
+        if self.enter_save.val() {
+            self.save_row_q.d.next = 0.into();
+            self.step.d.next = Step::SaveRead;
+        }
+
+        if self.active.val() {
+            match self.step.q.val() {
+                Step::Check => {
+                    // An undo starts with the column of the trail's top entry.
+                    self.bit_number_load.next = true;
+                    self.trail.latch.next = true;
+                    if self.over_budget.q.val() | (!self.backtracking.q.val() & !self.trail_fits.val()) {
+                        self.giving_up.d.next = true;
+                        self.trail_full_q.d.next = !self.over_budget.q.val();
+                        self.step.d.next = Step::UndoRow;
+                        self.finish.next = self.trail.empty.val();
+                    } else if self.backtracking.q.val() {
+                        self.forgetting_q.d.next = true;
+                        self.count_backtrack.d.next = true;
+                        self.step.d.next = Step::UndoRow;
+                    } else {
+                        self.step.d.next = Step::ScanRead;
+                    }
+                }
+                Step::ScanRead => {
+                    self.read_used.next = true;
+                    self.scan_load_q.d.next = true;
+                    self.step.d.next = Step::ScanCheck;
+                }
+                Step::ScanCheck => {
+                    // (The solver's `fresh` takes the row's unknown cells.)
+                    self.step.d.next = Step::ScanWait;
+                }
+                Step::ScanWait => {
+                    self.step.d.next = Step::ScanPick;
+                }
+                Step::ScanPick => {
+                    // (`fresh_any` says whether the finder's bytes have a bit.)
+                    if self.fresh_any.val() {
+                        self.guess_row_q.d.next = self.scan_row_q.q.val();
+                        // (Through `copied_cell`: the lowest-cell finder's
+                        // carry chain is too slow for `bit_number` too.)
+                        self.guess_column_load.next = true;
+                        self.guess_value_q.d.next = true;
+                        self.guess_second.d.next = false;
+                        self.count_node.d.next = true;
+                        self.to_guess_q.d.next = true;
+                        self.step.d.next = Step::GuessFetch;
+                    } else {
+                        self.scan_row_q.d.next = self.scan_row_q.q.val() + 1;
+                        self.step.d.next = Step::ScanRead;
+                    }
+                }
+                Step::GuessFetch => {
+                    self.read_used.next = true;
+                    self.guess_fetch.next = true;
+                    self.guess_pending.d.next = true;
+                    self.bit_number_load.next = true;
+                    self.bit_number.next = self.copied_cell.val();
+                    self.step.d.next = Step::GuessLoad;
+                }
+                Step::GuessLoad => {
+                    self.read_used.next = true;
+                    self.known_load.next = true;
+                    self.guess_load_q.d.next = true;
+                    self.step.d.next = Step::GuessSet;
+                }
+                Step::GuessSet => {
+                    // (The row's words take the guess on `guess_load`.)
+                    // `line_bit` is the guessed column's bit now; next it
+                    // becomes the guessed row's.
+                    self.bit_number_load.next = true;
+                    self.bit_number.next = self.guess_row_q.q.val();
+                    self.guess_set.next = true;
+                }
+                Step::SaveRead => {
+                    self.read_used.next = true;
+                    self.step.d.next = Step::SaveWrite;
+                }
+                Step::SaveWrite => {
+                    self.save.next = true;
+                    self.save_row_q.d.next = self.save_row_q.q.val() + 1;
+                    self.step.d.next = Step::SaveRead;
+                    if self.save_last.q.val() {
+                        self.solution_kept_q.d.next = true;
+                        self.backtracking.d.next = true;
+                        self.step.d.next = Step::Check;
+                    }
+                }
+                Step::UndoRow => {
+                    // (The entry was latched in the step before.)
+                    self.bit_number_load.next = true;
+                    self.bit_number.next = self.trail.row.val();
+                    self.read_used.next = true;
+                    self.trail.pop.next = true;
+                    self.undoing_q.d.next = true;
+                    self.step.d.next = Step::UndoColumn;
+                }
+                Step::UndoColumn => {
+                    self.write.next = true;
+                    self.undo_reguess.d.next =
+                        !self.giving_up.q.val() & self.trail.was_guess.val() & !self.trail.was_second.val();
+                    self.undo_last.d.next = self.trail.bottom.val();
+                    self.undo_gave_up.d.next = self.giving_up.q.val();
+                    self.undo_keeps.d.next = self.solution_kept_q.q.val() & !self.giving_up.q.val();
+                    self.read_used.next = true;
+                    self.step.d.next = Step::UndoWrite;
+                }
+                Step::UndoWrite => {
+                    self.write.next = true;
+                    self.write_address.next = bit_cast::<8, 6>(self.trail.column.val()) | 128;
+                    self.step.d.next = Step::UndoRow;
+                    self.bit_number_load.next = true;
+                    self.trail.latch.next = true;
+                    if self.undo_reguess.q.val() {
+                        // The guess's other value.
+                        self.guess_row_q.d.next = self.trail.row.val();
+                        self.guess_column_load.next = true;
+                        self.guess_column.next = self.trail.column.val();
+                        self.guess_value_q.d.next = !self.trail.was_value.val();
+                        self.guess_second.d.next = true;
+                        self.count_node.d.next = true;
+                        self.to_guess_q.d.next = true;
+                        self.step.d.next = Step::GuessFetch;
+                    } else if self.undo_last.q.val() {
+                        self.finish.next = true;
+                        self.finish_gave_up.next = self.undo_gave_up.q.val();
+                        self.finish_keeps.next = self.undo_keeps.q.val();
+                    }
+                }
+            }
+        }
+        // A guess: the scan goes on from the guessed row.
+        if self.to_guess_q.q.val() {
+            self.scan_row_q.d.next = self.guess_row_q.q.val();
+        }
+
+        self.over_budget.d.next =
+            !self.no_search_q.q.val() & (self.cycles.val().get_bits::<12>(20) >= self.budget_q.q.val());
+        self.save_last.d.next = bit_cast::<7, 6>(self.save_row_q.q.val()) + 1 == self.rows.val();
+
+        if self.start.val() {
+            self.budget_q.d.next = self.budget.val();
+            self.no_search_q.d.next = self.budget.val() == 0;
+            self.giving_up.d.next = false;
+            self.solution_kept_q.d.next = false;
+            self.trail_full_q.d.next = false;
+            self.guess_pending.d.next = false;
+            self.scan_row_q.d.next = 0.into();
+            self.nodes_q.d.next = 0.into();
+            self.backtracks_q.d.next = 0.into();
+        }
+        if self.abort.val() {
+            self.forgetting_q.d.next = false;
+            self.scan_load_q.d.next = false;
+            self.guess_load_q.d.next = false;
+        }
+
+        self.next_scan.next = self.step.d.val() == Step::ScanRead;
+        self.next_guess.next =
+            (self.step.d.val() == Step::GuessFetch) | (self.step.d.val() == Step::GuessLoad);
+        self.next_undo_row.next = self.step.d.val() == Step::UndoRow;
+        self.saving_more.next =
+            self.active.val() & (self.step.q.val() == Step::SaveWrite) & !self.save_last.q.val();
+        self.undoing_row.next = self.active.val() & (self.step.q.val() == Step::UndoRow);
+        self.scan_row.next = self.scan_row_q.q.val();
+        self.guess_row.next = self.guess_row_q.q.val();
+        self.save_row.next = self.save_row_q.q.val();
+        self.undo_row.next = self.trail.row.val();
+        self.undo_column.next = self.trail.column.val();
+        self.guess_value.next = self.guess_value_q.q.val();
+        self.scan_load.next = self.scan_load_q.q.val();
+        self.guess_load.next = self.guess_load_q.q.val();
+        self.undoing.next = self.undoing_q.q.val();
+        self.forgetting.next = self.forgetting_q.q.val();
+        self.to_guess.next = self.to_guess_q.q.val();
+        self.no_search.next = self.no_search_q.q.val();
+        self.solution_kept.next = self.solution_kept_q.q.val();
+        self.trail_full.next = self.trail_full_q.q.val();
+        self.nodes.next = self.nodes_q.q.val();
+        self.backtracks.next = self.backtracks_q.q.val();
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,258 @@
+//! The clue solver's verdict: the outcome its end takes, and the reply's
+//! DETAIL (see `clue_model`): for a contradiction the line with no fill
+//! (rows 0..m, then columns; SEARCHED when a search refuted every guess);
+//! for SOLVED, FIRST_FOUND when first-solution mode's search found it; for
+//! GAVE_UP, whether the budget or the trail ran out; else 0.
+
+use crate::clue::clue_model::{BUDGET_RAN_OUT, FIRST_FOUND, SEARCHED, TRAIL_RAN_OUT};
+use crate::constant;
+use crate::link::protocol::status::outcome;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct Verdict {
+    pub clock: Signal<In, Clock>,
+    /// A new board; an abandoned one (no verdict, even one decided in the
+    /// same cycle).
+    pub start: Signal<In, Bit>,
+    pub abort: Signal<In, Bit>,
+    /// The solver's ends, one a cycle: solved by line logic, or the first
+    /// solution in first-solution mode; a second solution (the answer is
+    /// the kept first); stalled with no budget; a line with no fill.
+    pub solved: Signal<In, Bit>,
+    pub first_found: Signal<In, Bit>,
+    pub several: Signal<In, Bit>,
+    pub stalled: Signal<In, Bit>,
+    pub contradiction: Signal<In, Bit>,
+    /// The search's end: gave up, or with the kept solution (SOLVED), or
+    /// with none (CONTRADICTION).
+    pub search_finish: Signal<In, Bit>,
+    pub finish_gave_up: Signal<In, Bit>,
+    pub finish_keeps: Signal<In, Bit>,
+    /// For DETAIL: a guess was made; the search gave up for the trail; the
+    /// line the solve ended on.
+    pub searching: Signal<In, Bit>,
+    pub trail_full: Signal<In, Bit>,
+    pub line: Signal<In, Bits<8>>,
+    pub done: Signal<Out, Bit>,
+    pub outcome: Signal<Out, Bits<3>>,
+    pub detail: Signal<Out, Bits<8>>,
+    /// The answer is read from the solution memory.
+    pub answer_kept: Signal<Out, Bit>,
+    outcome_q: DFF<Bits<3>>,
+    done_q: DFF<Bit>,
+    first_found_q: DFF<Bit>,
+    answer_kept_q: DFF<Bit>,
+    // DETAIL, chosen here and put on its port once: the solver reads it in
+    // the same always block that drives this block's pulses, and a port
+    // written twice in one pass (0, then the line) sets Icarus's zero-delay
+    // scheduler bouncing between the two blocks.
+    detail_choice: Signal<Local, Bits<8>>,
+    solved_code: Constant<Bits<3>>,
+    contradiction_code: Constant<Bits<3>>,
+    stalled_code: Constant<Bits<3>>,
+    several_code: Constant<Bits<3>>,
+    gave_up_code: Constant<Bits<3>>,
+    searched: Constant<Bits<8>>,
+    first_found_detail: Constant<Bits<8>>,
+    budget_ran_out: Constant<Bits<8>>,
+    trail_ran_out: Constant<Bits<8>>,
+}
+
+impl Default for Verdict {
+    fn default() -> Self {
+        Verdict {
+            clock: Default::default(),
+            start: Default::default(),
+            abort: Default::default(),
+            solved: Default::default(),
+            first_found: Default::default(),
+            several: Default::default(),
+            stalled: Default::default(),
+            contradiction: Default::default(),
+            search_finish: Default::default(),
+            finish_gave_up: Default::default(),
+            finish_keeps: Default::default(),
+            searching: Default::default(),
+            trail_full: Default::default(),
+            line: Default::default(),
+            done: Default::default(),
+            outcome: Default::default(),
+            detail: Default::default(),
+            answer_kept: Default::default(),
+            outcome_q: Default::default(),
+            done_q: Default::default(),
+            first_found_q: Default::default(),
+            answer_kept_q: Default::default(),
+            detail_choice: Default::default(),
+            solved_code: constant(outcome::SOLVED),
+            contradiction_code: constant(outcome::CONTRADICTION),
+            stalled_code: constant(outcome::STALLED),
+            several_code: constant(outcome::SEVERAL),
+            gave_up_code: constant(outcome::GAVE_UP),
+            searched: constant(SEARCHED as u64),
+            first_found_detail: constant(FIRST_FOUND),
+            budget_ran_out: constant(BUDGET_RAN_OUT),
+            trail_ran_out: constant(TRAIL_RAN_OUT),
+        }
+    }
+}
+
+impl Logic for Verdict {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, outcome_q, done_q, first_found_q, answer_kept_q);
+        self.done_q.d.next = self.solved.val()
+            | self.first_found.val()
+            | self.several.val()
+            | self.stalled.val()
+            | self.contradiction.val()
+            | self.search_finish.val();
+        if self.solved.val() {
+            self.outcome_q.d.next = self.solved_code.val();
+        }
+        if self.first_found.val() {
+            self.outcome_q.d.next = self.solved_code.val();
+            self.first_found_q.d.next = true;
+        }
+        if self.several.val() {
+            self.outcome_q.d.next = self.several_code.val();
+            self.answer_kept_q.d.next = true;
+        }
+        if self.stalled.val() {
+            self.outcome_q.d.next = self.stalled_code.val();
+        }
+        if self.contradiction.val() {
+            self.outcome_q.d.next = self.contradiction_code.val();
+        }
+        if self.search_finish.val() {
+            self.outcome_q.d.next = self.contradiction_code.val();
+            if self.finish_keeps.val() {
+                self.outcome_q.d.next = self.solved_code.val();
+            }
+            if self.finish_gave_up.val() {
+                self.outcome_q.d.next = self.gave_up_code.val();
+            }
+            self.answer_kept_q.d.next = self.finish_keeps.val();
+        }
+        if self.start.val() {
+            self.first_found_q.d.next = false;
+            self.answer_kept_q.d.next = false;
+        }
+        if self.abort.val() {
+            self.done_q.d.next = false;
+        }
+
+        self.done.next = self.done_q.q.val();
+        self.outcome.next = self.outcome_q.q.val();
+        self.answer_kept.next = self.answer_kept_q.q.val();
+        self.detail_choice.next = 0.into();
+        if self.outcome_q.q.val() == self.contradiction_code.val() {
+            self.detail_choice.next = self.line.val();
+            if self.searching.val() {
+                self.detail_choice.next = self.searched.val();
+            }
+        }
+        if self.first_found_q.q.val() {
+            self.detail_choice.next = self.first_found_detail.val();
+        }
+        if self.outcome_q.q.val() == self.gave_up_code.val() {
+            self.detail_choice.next = self.budget_ran_out.val();
+            if self.trail_full.val() {
+                self.detail_choice.next = self.trail_ran_out.val();
+            }
+        }
+        self.detail.next = self.detail_choice.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{tick, yosys_check};
+
+    fn cycle(uut: &mut Verdict) {
+        tick(uut, |u| &mut u.clock);
+    }
+
+    /// Each end, a cycle after its pulse: done, the outcome, the DETAIL,
+    /// and whether the answer is the kept solution.
+    fn end(pulse: fn(&mut Verdict), searching: bool, trail_full: bool) -> (u64, u64, bool) {
+        let mut uut = Verdict::default();
+        uut.connect_all();
+        uut.start.next = true;
+        cycle(&mut uut);
+        uut.start.next = false;
+        uut.line.next = 9.into();
+        uut.searching.next = searching;
+        uut.trail_full.next = trail_full;
+        cycle(&mut uut);
+        assert!(!uut.done.val());
+        pulse(&mut uut);
+        cycle(&mut uut);
+        assert!(uut.done.val());
+        (
+            uut.outcome.val().to_u64(),
+            uut.detail.val().to_u64(),
+            uut.answer_kept.val(),
+        )
+    }
+
+    #[test]
+    fn each_end_gives_its_outcome_and_detail() {
+        let (solved, several, stalled, gave_up) = (
+            outcome::SOLVED as u64,
+            outcome::SEVERAL as u64,
+            outcome::STALLED as u64,
+            outcome::GAVE_UP as u64,
+        );
+        let contradiction = outcome::CONTRADICTION as u64;
+        assert_eq!(end(|u| u.solved.next = true, false, false), (solved, 0, false));
+        assert_eq!(
+            end(|u| u.first_found.next = true, true, false),
+            (solved, FIRST_FOUND as u64, false)
+        );
+        assert_eq!(end(|u| u.several.next = true, true, false), (several, 0, true));
+        assert_eq!(end(|u| u.stalled.next = true, false, false), (stalled, 0, false));
+        assert_eq!(
+            end(|u| u.contradiction.next = true, false, false),
+            (contradiction, 9, false)
+        );
+        let finish = |u: &mut Verdict| u.search_finish.next = true;
+        assert_eq!(end(finish, true, false), (contradiction, SEARCHED as u64, false));
+        let kept = |u: &mut Verdict| {
+            u.search_finish.next = true;
+            u.finish_keeps.next = true;
+        };
+        assert_eq!(end(kept, true, false), (solved, 0, true));
+        let gave_up_for = |u: &mut Verdict| {
+            u.search_finish.next = true;
+            u.finish_gave_up.next = true;
+        };
+        assert_eq!(
+            end(gave_up_for, true, false),
+            (gave_up, BUDGET_RAN_OUT as u64, false)
+        );
+        assert_eq!(
+            end(gave_up_for, true, true),
+            (gave_up, TRAIL_RAN_OUT as u64, false)
+        );
+    }
+
+    #[test]
+    fn an_abort_takes_back_a_verdict_of_the_same_cycle() {
+        let mut uut = Verdict::default();
+        uut.connect_all();
+        uut.solved.next = true;
+        uut.abort.next = true;
+        cycle(&mut uut);
+        assert!(!uut.done.val());
+    }
+
+    #[test]
+    fn verilog_synthesises() {
+        let mut uut = Verdict::default();
+        uut.connect_all();
+        yosys_check(&uut, "verdict");
+    }
+}
