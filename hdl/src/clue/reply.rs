@@ -8,13 +8,10 @@
 //! bit 12, zeros after the last cell); the STATUS fields 0..=14 in order and
 //! eight SEARCH fields (15); END_BOARD. Refusals and INFO
 //! replies carry m = n = 0 and no maps. An abort stops the reply at the next
-//! message boundary.
-//!
-//! The maps are read a row word at a time from the engine's board memory
-//! (one cycle of read latency) and shifted out a cell a cycle: at 9600 baud
-//! a message takes 20 833 cycles to send, so speed does not matter here.
+//! message boundary. The maps' cells come from [`MapPacker`].
 
 use crate::clue::clue_store::CLUE_STORE_BITS;
+use crate::clue::map_packer::MapPacker;
 use crate::common::params::CYCLE_BITS;
 use crate::constant;
 use crate::link::protocol::{code, image, status};
@@ -40,25 +37,6 @@ enum ReplyPhase {
     Maps,
     Status,
     Footer,
-}
-
-/// The steps of the Maps phase. Each step decides from its own few flags,
-/// so that no register's enable waits on a long chain of conditions (such a
-/// chain here was the clue bitstream's critical path on two nextpnr seeds).
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-enum MapStep {
-    /// The row's address is on the board memory's read port.
-    Request,
-    /// The row's word arrives.
-    Latch,
-    /// One cell into the message a cycle.
-    Shift,
-    /// Zeros after the map's last cell, up to 13.
-    Pad,
-    /// A full message: hand it over when the last one has gone.
-    Emit,
-    /// After a map's last message: the next map, or the status.
-    Next,
 }
 
 #[derive(LogicBlock)]
@@ -107,48 +85,29 @@ pub struct ClueReply {
     pending: DFF<Bit>,
     low_next: DFF<Bit>,
     step: DFF<Bits<5>>,
-    /// Sending the KNOWN map (else the VALUES map).
-    known_map: DFF<Bit>,
-    /// Sending the DIFFERS map (after VALUES, for SEVERAL).
-    differs_map: DFF<Bit>,
+    maps: MapPacker,
     several_q: DFF<Bit>,
-    map_step: DFF<MapStep>,
-    row: DFF<Bits<7>>,
-    column: DFF<Bits<7>>,
-    cells_left: DFF<Bits<13>>,
-    // `column` is the row's last, `cells_left` is 1: kept a step ahead, so
-    // that Shift's decisions come from flip-flops (with the compares there
-    // the clue bitstream missed 100 MHz on nextpnr seeds); and whether the
-    // board has one column, one cell, to start them from.
-    last_column: DFF<Bit>,
-    last_cell: DFF<Bit>,
-    one_column: DFF<Bit>,
-    one_cell: DFF<Bit>,
-    word: DFF<Bits<64>>,
-    pack: DFF<Bits<13>>,
-    packed: DFF<Bits<4>>,
-    /// The map's last cell is in `pack`.
-    map_end: DFF<Bit>,
-    /// `word` still holds cells of the current row.
-    word_valid: DFF<Bit>,
     rows_q: DFF<Bits<7>>,
     columns_q: DFF<Bits<7>>,
-    all_known_q: DFF<Bit>,
     outcome_q: DFF<Bits<8>>,
     detail_q: DFF<Bits<8>>,
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
-    cells_q: DFF<Bits<13>>,
     // A board's reply: the SEARCH fields are the engine's counts (they hold
     // until the next board starts, and a new board's START_BOARD aborts
     // this reply first); other replies send 0.
     board_reply: DFF<Bit>,
     // The STATUS field numbered `step` and its id, registered: the 23-way
     // choice by `step` straight into `message` was the critical path of
-    // the clue image with probing (branch `probing`). Status reads them at least three cycles after `step`
-    // changes (a message's two bytes go out in between), so never stale.
+    // the clue image with probing. Status reads them at least three cycles
+    // after `step` changes (a message's two bytes go out in between), so
+    // never stale.
     status_byte: DFF<Bits<8>>,
     field_id: DFF<Bits<4>>,
+    // Field `step` is the last: registered for the same reason (the compare
+    // before Status's phase change was the clue image's critical path at
+    // the default placement once the maps became a block of their own).
+    last_field: DFF<Bit>,
     value_bit: Constant<Bits<16>>,
     code_start_board: Constant<Bits<3>>,
     code_values: Constant<Bits<3>>,
@@ -184,8 +143,8 @@ impl Default for ClueReply {
             nodes: Default::default(),
             backtracks: Default::default(),
             read_differs: Default::default(),
-            differs_map: Default::default(),
             several_q: Default::default(),
+            maps: Default::default(),
             board_reply: Default::default(),
             ready_q: Default::default(),
             started: Default::default(),
@@ -205,30 +164,15 @@ impl Default for ClueReply {
             pending: Default::default(),
             low_next: Default::default(),
             step: Default::default(),
-            known_map: Default::default(),
-            row: Default::default(),
-            column: Default::default(),
-            map_step: Default::default(),
-            cells_left: Default::default(),
-            last_column: Default::default(),
-            last_cell: Default::default(),
-            one_column: Default::default(),
-            one_cell: Default::default(),
-            word: Default::default(),
-            word_valid: Default::default(),
-            pack: Default::default(),
-            packed: Default::default(),
-            map_end: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
-            all_known_q: Default::default(),
             outcome_q: Default::default(),
             detail_q: Default::default(),
             cycles_q: Default::default(),
             passes_q: Default::default(),
             board_cells: Default::default(),
-            cells_q: Default::default(),
             status_byte: Default::default(),
+            last_field: Default::default(),
             value_bit: constant(1u64),
             code_start_board: constant(code::START_BOARD),
             code_values: constant(code::ASSIGN),
@@ -261,38 +205,34 @@ impl Logic for ClueReply {
             pending,
             low_next,
             step,
-            known_map,
-            differs_map,
             several_q,
-            map_step,
-            map_end,
-            row,
-            column,
-            cells_left,
-            last_column,
-            last_cell,
-            one_column,
-            one_cell,
-            word,
-            word_valid,
-            pack,
-            packed,
             rows_q,
             columns_q,
-            all_known_q,
             outcome_q,
             detail_q,
             cycles_q,
             passes_q,
-            cells_q,
             board_reply,
             status_byte,
-            field_id
+            field_id,
+            last_field
         );
         self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
-        self.read_row.next = bit_cast::<6, 7>(self.row.q.val());
-        self.read_value.next = !self.known_map.q.val();
-        self.read_differs.next = self.differs_map.q.val();
+        self.maps.clock.next = self.clock.val();
+        self.read_row.next = self.maps.read_row.val();
+        self.read_value.next = self.maps.read_value.val();
+        self.read_differs.next = self.maps.read_differs.val();
+        self.maps.row_word.next = self.row_word.val();
+        self.maps.restart.next = self.board_done.val() | self.refused.val() | self.query.val();
+        self.maps.board_done.next = self.board_done.val();
+        self.maps.all_known.next = self.all_known.val();
+        self.maps.board_cells.next = self.board_cells.val();
+        self.maps.columns.next = self.columns.val();
+        self.maps.columns_q.next = self.columns_q.q.val();
+        self.maps.several.next = self.several_q.q.val();
+        self.maps.maps.next = self.phase.q.val() == ReplyPhase::Maps;
+        self.maps.stop.next = self.abort.val() & !self.refused.val() & !self.query.val();
+        self.maps.pending.next = self.pending.q.val();
 
         // Send the pending message, high byte first. The transmitter's
         // `ready` is taken through a register (combinational, its timer
@@ -381,6 +321,7 @@ impl Logic for ClueReply {
             self.status_byte.d.next = 0.into();
         }
         self.field_id.d.next = bit_cast::<4, 5>(self.step.q.val());
+        self.last_field.d.next = self.step.q.val() == self.last_step.val();
         if self.step.q.val() >= 15 {
             self.field_id.d.next = 15.into();
         }
@@ -416,7 +357,7 @@ impl Logic for ClueReply {
                         | (bit_cast::<16, 4>(self.field_id.q.val()) << 9)
                         | (bit_cast::<16, 8>(self.status_byte.q.val()) << 1);
                     self.step.d.next = self.step.q.val() + 1;
-                    if self.step.q.val() == self.last_step.val() {
+                    if self.last_field.q.val() {
                         self.phase.d.next = ReplyPhase::Footer;
                     }
                 }
@@ -431,122 +372,30 @@ impl Logic for ClueReply {
             _ => {}
         }
 
-        // The Maps phase's steps. Outside Maps `map_step` is Request (each
-        // way out of Maps, and an abort, puts it there), so only Request
-        // asks for the phase: the steps' enables do not wait on `phase`
-        // (with it, the enables of `word_valid`, `last_column` and the
-        // like made the clue bitstream's critical path on nextpnr seeds).
-        match self.map_step.q.val() {
-            MapStep::Request => {
-                if self.phase.q.val() == ReplyPhase::Maps {
-                    self.map_step.d.next = MapStep::Latch;
-                }
+        // A map's message, and the maps' end.
+        if self.maps.emit.val() {
+            self.pending.d.next = true;
+            self.message.d.next =
+                (bit_cast::<16, 3>(self.code_values.val()) << 13) | bit_cast::<16, 13>(self.maps.pack.val());
+            if self.maps.known_map.val() {
+                self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
+                    | bit_cast::<16, 13>(self.maps.pack.val());
             }
-            MapStep::Latch => {
-                self.word.d.next = self.row_word.val();
-                self.word_valid.d.next = true;
-                self.map_step.d.next = MapStep::Shift;
-            }
-            MapStep::Shift => {
-                self.pack.d.next =
-                    (self.pack.q.val() << 1) | bit_cast::<13, 1>(self.word.q.val().get_bit(0).into());
-                self.packed.d.next = self.packed.q.val() + 1;
-                self.word.d.next = self.word.q.val() >> 1;
-                self.cells_left.d.next = self.cells_left.q.val() - 1;
-                self.last_cell.d.next = self.cells_left.q.val() == 2;
-                self.column.d.next = self.column.q.val() + 1;
-                self.last_column.d.next = self.column.q.val() + 2 == self.columns_q.q.val();
-                if self.last_column.q.val() {
-                    self.column.d.next = 0.into();
-                    self.last_column.d.next = self.one_column.q.val();
-                    self.row.d.next = self.row.q.val() + 1;
-                    self.word_valid.d.next = false;
-                    self.map_step.d.next = MapStep::Request;
-                }
-                if self.last_cell.q.val() {
-                    self.map_end.d.next = true;
-                    self.map_step.d.next = MapStep::Pad;
-                }
-                if self.packed.q.val() == 12 {
-                    self.map_step.d.next = MapStep::Emit;
-                }
-            }
-            MapStep::Pad => {
-                self.pack.d.next = self.pack.q.val() << 1;
-                self.packed.d.next = self.packed.q.val() + 1;
-                if self.packed.q.val() == 12 {
-                    self.map_step.d.next = MapStep::Emit;
-                }
-            }
-            MapStep::Emit => {
-                if !self.pending.q.val() {
-                    self.pending.d.next = true;
-                    self.message.d.next = (bit_cast::<16, 3>(self.code_values.val()) << 13)
-                        | bit_cast::<16, 13>(self.pack.q.val());
-                    if self.known_map.q.val() {
-                        self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
-                            | bit_cast::<16, 13>(self.pack.q.val());
-                    }
-                    if self.differs_map.q.val() {
-                        self.message.d.next = (bit_cast::<16, 3>(self.code_differs.val()) << 13)
-                            | bit_cast::<16, 13>(self.pack.q.val());
-                    }
-                    self.pack.d.next = 0.into();
-                    self.packed.d.next = 0.into();
-                    self.map_step.d.next = MapStep::Request;
-                    if self.word_valid.q.val() {
-                        self.map_step.d.next = MapStep::Shift;
-                    }
-                    if self.map_end.q.val() {
-                        self.map_step.d.next = MapStep::Next;
-                    }
-                }
-            }
-            MapStep::Next => {
-                // The VALUES map follows the KNOWN map; for SEVERAL the
-                // DIFFERS map follows; then the status. (A step of its
-                // own: in Emit this chain of conditions missed 100 MHz.)
-                self.map_end.d.next = false;
-                self.known_map.d.next = false;
-                self.row.d.next = 0.into();
-                self.column.d.next = 0.into();
-                self.last_column.d.next = self.one_column.q.val();
-                self.cells_left.d.next = self.cells_q.q.val();
-                self.last_cell.d.next = self.one_cell.q.val();
-                // (`word_valid` is low already: the last cell is a
-                // row's last, and Shift cleared it there.)
-                self.map_step.d.next = MapStep::Request;
-                if !self.known_map.q.val() {
-                    if self.several_q.q.val() & !self.differs_map.q.val() {
-                        self.differs_map.d.next = true;
-                    } else {
-                        self.differs_map.d.next = false;
-                        self.phase.d.next = ReplyPhase::Status;
-                    }
-                }
-            }
-            _ => {
-                self.map_step.d.next = MapStep::Request;
+            if self.maps.differs_map.val() {
+                self.message.d.next = (bit_cast::<16, 3>(self.code_differs.val()) << 13)
+                    | bit_cast::<16, 13>(self.maps.pack.val());
             }
         }
-
-        self.one_column.d.next = self.columns_q.q.val() == 1;
-        self.one_cell.d.next = self.cells_q.q.val() == 1;
+        if self.maps.done.val() {
+            self.phase.d.next = ReplyPhase::Status;
+        }
 
         // A new reply: latch what it will say.
         if self.board_done.val() | self.refused.val() | self.query.val() {
             self.phase.d.next = ReplyPhase::Header;
             self.step.d.next = 0.into();
-            self.row.d.next = 0.into();
-            self.column.d.next = 0.into();
-            self.packed.d.next = 0.into();
-            self.pack.d.next = 0.into();
-            self.map_end.d.next = false;
-            self.word_valid.d.next = false;
-            self.differs_map.d.next = false;
             self.several_q.d.next = false;
             self.board_reply.d.next = false;
-            self.map_step.d.next = MapStep::Request;
             self.rows_q.d.next = 0.into();
             self.columns_q.d.next = 0.into();
             self.detail_q.d.next = 0.into();
@@ -554,15 +403,8 @@ impl Logic for ClueReply {
             self.passes_q.d.next = 0.into();
         }
         if self.board_done.val() {
-            // The first map: KNOWN if some cell is unknown, else VALUES.
-            self.known_map.d.next = !self.all_known.val();
-            self.cells_left.d.next = self.board_cells.val();
-            self.last_cell.d.next = self.board_cells.val() == 1;
-            self.last_column.d.next = self.columns.val() == 1;
             self.rows_q.d.next = self.rows.val();
             self.columns_q.d.next = self.columns.val();
-            self.all_known_q.d.next = self.all_known.val();
-            self.cells_q.d.next = self.board_cells.val();
             self.outcome_q.d.next = bit_cast::<8, 3>(self.solver_outcome.val());
             self.detail_q.d.next = self.detail.val();
             self.cycles_q.d.next = self.cycles.val();
@@ -582,7 +424,6 @@ impl Logic for ClueReply {
         // board's (a query or a refusal with it is the new stream's).
         if self.abort.val() & !self.refused.val() & !self.query.val() {
             self.phase.d.next = ReplyPhase::Idle;
-            self.map_step.d.next = MapStep::Request;
         }
     }
 }
