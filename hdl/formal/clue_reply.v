@@ -25,8 +25,9 @@
 //   flight goes out: at most 2 bytes after the abort's cycle, and once that
 //   message is whole the assembler is idle, until a new reply.
 //
-// For k-induction the assembler's send registers (the test exposes every
-// register `x` of the DUT as a port `x$q`) are tied to the observers.
+// For k-induction the assembler's send registers (the test flattens the
+// DUT and exposes every register `x` as a port `x$q`, the map packer's as
+// `maps.x$q`) are tied to the observers.
 module formal_clue_reply(input clock);
     localparam WAIT = 39;
     localparam IDLE = 0, MAPS = 2, REQUEST = 0;
@@ -53,7 +54,7 @@ module formal_clue_reply(input clock);
             .read_row(read_row), .read_value(read_value), .read_differs(read_differs),
             .row_word(row_word),
             .tx_data(tx_data), .tx_start(tx_start), .tx_ready(tx_ready), .busy(busy),
-            .phase$q(phase), .map_step$q(map_step), .message$q(message), .pending$q(pending), .low_next$q(low_next),
+            .phase$q(phase), .\maps.step$q (map_step), .message$q(message), .pending$q(pending), .low_next$q(low_next),
             .ready_q$q(ready_q), .started$q(started));
 
     // The transmitter's rules.
@@ -135,5 +136,5 @@ module formal_clue_reply(input clock);
         cover(stopping && after == 1 && !odd && !busy);
         cover(stopping && after == 2 && !busy);
         cover(aborting && odd && phase == MAPS && message[15:13] != 3'b111);
-            end
+    end
 endmodule

@@ -229,6 +229,6 @@ fn dnf_reply_abort_never_splits_a_message() {
 /// register. For ever: 1-induction. Covers within 50 cycles.
 #[test]
 fn clue_reply_abort_never_splits_a_message() {
-    prove(ClueReply::default(), "clue_reply", Induction(1));
-    prove(ClueReply::default(), "clue_reply", Cover(50));
+    prove_with(ClueReply::default(), "clue_reply", Induction(1), true);
+    prove_with(ClueReply::default(), "clue_reply", Cover(50), true);
 }
