@@ -115,12 +115,20 @@ pub fn solve(
 /// Up to `limit` solutions of `problem`.
 pub fn solve_colours(problem: &Problem, limit: usize, budget: &Budget) -> SatFound {
     let (h, w) = (problem.rows.len(), problem.columns.len());
-    // One solution asked for: the puzzle is most likely satisfiable, and
-    // CaDiCaL's "sat" options target that. Whole tournament sets, back to
-    // back: icga2016 130.2 s → 112.4 s, tcga2019 156.4 s → 110.4 s, and no
-    // puzzle over 10 s. Two asked for: the second question is often
-    // unsatisfiable (a unique puzzle), so the default options.
-    let config = if limit == 1 { "sat" } else { "default" };
+    // One solution asked for on a board of up to 32×32: the puzzle is most
+    // likely satisfiable, and CaDiCaL's "sat" options target that. Whole
+    // tournament sets (25×25), back to back: icga2016 130.2 s → 112.4 s,
+    // tcga2019 156.4 s → 110.4 s, and no puzzle over 10 s. On larger boards
+    // they lose: random 75×50 at density ½, `solve --first --max-time 60`,
+    // the default options solved 5 of 6 in 24-37 s, "sat" 1 of 6; 50×50, 4
+    // puzzles: 22.3 s against over 36 s; 40×40 alike. Two asked for: the
+    // second question is often unsatisfiable (a unique puzzle), so the
+    // default options.
+    let config = if limit == 1 && h * w <= 32 * 32 {
+        "sat"
+    } else {
+        "default"
+    };
     let mut sat: cadical::Solver<Stop> = cadical::Solver::with_config(config).unwrap_or_default();
     sat.set_callbacks(Some(Stop(budget.clone())));
     let k = problem.colours;
