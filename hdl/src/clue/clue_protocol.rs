@@ -100,14 +100,8 @@ pub fn encode_reply(
     let mut push = |m: Message| out.extend_from_slice(&m.to_bytes());
     push(Message::new(code::START_BOARD, rows as u16, true));
     push(Message::new(code::START_BOARD, columns as u16, true));
-    // A map: 13 cells a message, the first in bit 12, zeros after the last.
     let mut map = |code: u8, bits: &mut dyn Iterator<Item = bool>| {
-        let bits: Vec<bool> = bits.collect();
-        for chunk in bits.chunks(CELLS_PER_MESSAGE) {
-            let word = chunk
-                .iter()
-                .enumerate()
-                .fold(0u16, |w, (i, &b)| w | (b as u16) << (12 - i));
+        for word in map_words(&bits.collect::<Vec<_>>()) {
             push(Message::new(code, word >> 1, word & 1 == 1));
         }
     };
@@ -121,6 +115,20 @@ pub fn encode_reply(
         push(m);
     }
     push(Message::new(code::END_BOARD, 0, false));
+}
+
+/// A map's messages' 13-bit cell fields: 13 cells a message, the first in
+/// bit 12, zeros after the last.
+pub fn map_words(cells: &[bool]) -> Vec<u16> {
+    cells
+        .chunks(CELLS_PER_MESSAGE)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .enumerate()
+                .fold(0u16, |w, (i, &b)| w | (b as u16) << (12 - i))
+        })
+        .collect()
 }
 
 /// The 13 cells of a KNOWN or VALUES message, first cell first.

@@ -237,6 +237,7 @@ mod tests {
     use super::*;
     use crate::bench::boards::Rng;
     use crate::bench::{tick, yosys_check};
+    use crate::clue::clue_protocol::map_words;
 
     /// The maps of one board, as the bench's board memory serves them (a
     /// word a cycle after its address): the messages' 13-cell packs, and the
@@ -292,13 +293,14 @@ mod tests {
         let maps = [(!all_known).then_some(0), Some(1), several.then_some(2)];
         let mut packs = vec![];
         for map in maps.into_iter().flatten() {
-            let cells: Vec<u64> = (0..rows * columns)
-                .map(|i| words[i / columns][map] >> (i % columns) & 1)
+            let cells: Vec<bool> = (0..rows * columns)
+                .map(|i| words[i / columns][map] >> (i % columns) & 1 == 1)
                 .collect();
-            for chunk in cells.chunks(13) {
-                let pack = chunk.iter().enumerate().fold(0, |p, (k, &c)| p | c << (12 - k));
-                packs.push((map as u64) << 13 | pack);
-            }
+            packs.extend(
+                map_words(&cells)
+                    .into_iter()
+                    .map(|pack| (map as u64) << 13 | pack as u64),
+            );
         }
         packs
     }
