@@ -41,6 +41,8 @@ pub struct BuildOptions {
     pub freq_mhz: f64,
     /// nextpnr's placer seed (its default when `None`).
     pub seed: Option<u64>,
+    /// Options of yosys's `synth_ice40` (`Engine::synth_options`).
+    pub synth_options: &'static str,
 }
 
 /// One step's name and wall time.
@@ -356,12 +358,18 @@ pub fn build(verilog: &str, opts: &BuildOptions, mut progress: impl FnMut(&str))
     fs::write(dir.join("top.v"), verilog).context("cannot write top.v")?;
     let mut steps = vec![];
 
-    progress("yosys: synthesising top.v for the iCE40 (synth_ice40)");
+    progress(&format!(
+        "yosys: synthesising top.v for the iCE40 (synth_ice40 {})",
+        opts.synth_options
+    ));
     let start = Instant::now();
-    let script = "read_verilog top.v; hierarchy -check -top top; proc; check -assert; \
-                  synth_ice40 -top top -json top.json; stat";
+    let script = format!(
+        "read_verilog top.v; hierarchy -check -top top; proc; check -assert; \
+         synth_ice40 {} -top top -json top.json; stat",
+        opts.synth_options
+    );
     run_tool(
-        Command::new("yosys").args(["-q", "-l", "yosys.log", "-p", script]),
+        Command::new("yosys").args(["-q", "-l", "yosys.log", "-p", &script]),
         &dir,
         "yosys",
         Some(&dir.join("yosys.log")),

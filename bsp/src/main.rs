@@ -247,6 +247,7 @@ fn build_image(
         pcf: pcf.to_path_buf(),
         freq_mhz: BOARD_MHZ,
         seed,
+        synth_options: engine.engine().synth_options(),
     };
     let result = flow::build(&verilog, &opts, |step| {
         if step.starts_with(' ') {

@@ -27,6 +27,7 @@ fn options(name: &str) -> BuildOptions {
         pcf: pcf_path(),
         freq_mhz: 100.0,
         seed: None,
+        synth_options: "",
     }
 }
 

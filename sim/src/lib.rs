@@ -121,7 +121,7 @@ impl Backend {
 /// simulation's clocks per bit, saying so on stderr when that takes a while.
 pub fn verilated_core(engine: Engine) -> Result<PathBuf, String> {
     let verilog = verilated::core_verilog(engine, SIM_CLOCKS_PER_BIT);
-    if let Some(binary) = verilated::cached(&verilog, verilated::Flavor::Rtl) {
+    if let Some(binary) = verilated::cached(&verilog, verilated::Flavor::Rtl, engine) {
         return Ok(binary);
     }
     eprintln!(
@@ -129,7 +129,7 @@ pub fn verilated_core(engine: Engine) -> Result<PathBuf, String> {
         engine.name(),
         verilated::cache_root().display()
     );
-    let built = verilated::build(&verilog, verilated::Flavor::Rtl)?;
+    let built = verilated::build(&verilog, verilated::Flavor::Rtl, engine)?;
     eprintln!("nonogram-sim: built in {:.0} s", built.build_seconds);
     Ok(built.binary)
 }

@@ -42,8 +42,14 @@ pub const VERILATOR_FLAGS: &[&str] = &[
     "nonogram-verilated",
 ];
 
-/// yosys's script for the netlist: the same `synth_ice40` as the bitstream's.
-pub const SYNTH: &str = "read_verilog top.v; synth_ice40 -top top; write_verilog -noattr netlist.v";
+/// yosys's script for `engine`'s netlist: the same `synth_ice40` as its
+/// bitstream's.
+pub fn synth_script(engine: Engine) -> String {
+    format!(
+        "read_verilog top.v; synth_ice40 {} -top top; write_verilog -noattr netlist.v",
+        engine.synth_options()
+    )
+}
 
 /// What Verilator runs: the core's emitted Verilog, yosys's netlist of it,
 /// or the Alchitry Cu top level's emitted Verilog (pins usb_rx, usb_tx, leds).
@@ -140,11 +146,15 @@ pub struct Built {
 }
 
 /// The directory a build of `verilog` as `flavor` goes in.
-fn build_dir(verilog: &str, flavor: Flavor) -> Result<PathBuf, String> {
+fn build_dir(verilog: &str, flavor: Flavor, engine: Engine) -> Result<PathBuf, String> {
     let version = verilator_version().ok_or("verilator is not installed")?;
     let tools = match flavor {
         Flavor::Rtl => version,
-        Flavor::Netlist => format!("{version} {SYNTH} {}", yosys_version().unwrap_or_default()),
+        Flavor::Netlist => format!(
+            "{version} {} {}",
+            synth_script(engine),
+            yosys_version().unwrap_or_default()
+        ),
         Flavor::BoardTop => format!("{version} -CFLAGS -DBOARD_TOP"),
     };
     let key = fnv1a(&[
@@ -157,8 +167,8 @@ fn build_dir(verilog: &str, flavor: Flavor) -> Result<PathBuf, String> {
 }
 
 /// The binary of an earlier build of `verilog` as `flavor`, if there is one.
-pub fn cached(verilog: &str, flavor: Flavor) -> Option<PathBuf> {
-    let binary = build_dir(verilog, flavor)
+pub fn cached(verilog: &str, flavor: Flavor, engine: Engine) -> Option<PathBuf> {
+    let binary = build_dir(verilog, flavor, engine)
         .ok()?
         .join("obj")
         .join("nonogram-verilated");
@@ -180,7 +190,7 @@ endmodule
 ";
 
 /// Builds (or finds in the cache) the harness around `verilog`, as `flavor`.
-pub fn build(verilog: &str, flavor: Flavor) -> Result<Built, String> {
+pub fn build(verilog: &str, flavor: Flavor, engine: Engine) -> Result<Built, String> {
     let stand_in;
     let verilog = if flavor == Flavor::BoardTop {
         if !verilog.contains(WARMBOOT_BLACKBOX) {
@@ -191,7 +201,7 @@ pub fn build(verilog: &str, flavor: Flavor) -> Result<Built, String> {
     } else {
         verilog
     };
-    let dir = build_dir(verilog, flavor)?;
+    let dir = build_dir(verilog, flavor, engine)?;
     let root = cache_root();
     let binary = dir.join("obj").join("nonogram-verilated");
     let cached = |binary: &Path| {
@@ -223,7 +233,7 @@ pub fn build(verilog: &str, flavor: Flavor) -> Result<Built, String> {
         Flavor::BoardTop => vec!["-CFLAGS".into(), "-DBOARD_TOP".into(), "top.v".into()],
         Flavor::Netlist => {
             let out = Command::new("yosys")
-                .args(["-q", "-p", SYNTH])
+                .args(["-q", "-p", &synth_script(engine)])
                 .current_dir(&staging)
                 .output()
                 .map_err(|e| format!("yosys: {e}"))?;

@@ -641,7 +641,7 @@ fn start_build(engine: Engine, flavor: Flavor) -> Option<&'static Shared> {
                 Flavor::BoardTop => nonogram_bsp::top::top_verilog(BOARD_CPB, engine),
                 _ => Ok(verilated::core_verilog(engine, CPB)),
             };
-            let result = verilog.and_then(|v| verilated::build(&v, flavor));
+            let result = verilog.and_then(|v| verilated::build(&v, flavor, engine));
             if let Ok(built) = &result {
                 println!(
                     "verilator build of the {} core's {flavor:?}: {:.1} s ({}); warnings: {}",
