@@ -1,7 +1,8 @@
 // Properties of the v2 reply assembler (ClueReply, emitted by RustHDL as
 // module `top`), for yosys-smtbmc: an abort never splits a reply message.
-// The same properties as dnf_reply.v; this assembler takes `tx_ready`
-// through a register, and starts no byte in the cycle after a start.
+// The same properties as dnf_reply.v (both send through MessageSender,
+// which takes `tx_ready` through a register and starts no byte in the
+// cycle after a start).
 //
 // Every input is arbitrary in every cycle: abort, verdicts, refusals and
 // queries in any order and together, sizes, counts, the board memory's
@@ -27,7 +28,8 @@
 //
 // For k-induction the assembler's send registers (the test flattens the
 // DUT and exposes every register `x` as a port `x$q`, the map packer's as
-// `maps.x$q`) are tied to the observers.
+// `maps.x$q`, the message sender's as `sender.x$q`) are tied to the
+// observers.
 module formal_clue_reply(input clock);
     localparam WAIT = 39;
     localparam IDLE = 0, MAPS = 2, REQUEST = 0;
@@ -54,8 +56,10 @@ module formal_clue_reply(input clock);
             .read_row(read_row), .read_value(read_value), .read_differs(read_differs),
             .row_word(row_word),
             .tx_data(tx_data), .tx_start(tx_start), .tx_ready(tx_ready), .busy(busy),
-            .phase$q(phase), .\maps.step$q (map_step), .message$q(message), .pending$q(pending), .low_next$q(low_next),
-            .ready_q$q(ready_q), .started$q(started));
+            .phase$q(phase), .\maps.step$q (map_step),
+            .\sender.message_q$q (message), .\sender.pending_q$q (pending),
+            .\sender.low_next$q (low_next), .\sender.ready_q$q (ready_q),
+            .\sender.started$q (started));
 
     // The transmitter's rules.
     reg ready_before = 0, start_before = 0;

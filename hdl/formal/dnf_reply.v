@@ -15,7 +15,7 @@
 // * every byte offered is taken (`tx_start` only while `tx_ready`);
 // * the first byte handed over is the high byte of the message, the next
 //   one its low byte, of the same message;
-// * the second byte follows the first within WAIT + 1 cycles, whatever
+// * the second byte follows the first within WAIT + 2 cycles, whatever
 //   abort and new replies do meanwhile;
 // * the reply never ends (`busy` low) with half a message handed over;
 // * after an abort (one that takes effect: not in a cycle with a refusal
@@ -23,8 +23,11 @@
 //   flight goes out: at most 2 bytes after the abort's cycle, and once that
 //   message is whole the assembler is idle, until a new reply.
 //
-// For k-induction the assembler's send registers (the test exposes every
-// register `x` of the DUT as a port `x$q`) are tied to the observers.
+// The assembler sends through MessageSender, which takes `tx_ready` through
+// a register and starts no byte in the cycle after a start. For
+// k-induction the send registers (the test flattens the DUT and exposes
+// every register `x` as a port `x$q`, the message sender's as `sender.x$q`)
+// are tied to the observers.
 module formal_dnf_reply(input clock);
     localparam WAIT = 39;
     localparam IDLE = 0, CELLS = 2;
@@ -41,14 +44,17 @@ module formal_dnf_reply(input clock);
     wire [7:0] tx_data;
     wire [2:0] phase;
     wire [15:0] message;
-    wire pending, low_next;
+    wire pending, low_next, ready_q, started;
     top uut(.clock(clock), .abort(abort), .board_done(board_done), .refused(refused),
             .query(query), .rows(rows), .columns(columns), .solver_outcome(solver_outcome),
             .contradiction_line(contradiction_line), .cycles(cycles), .passes(passes),
             .options(options), .refuse_outcome(refuse_outcome), .refuse_detail(refuse_detail),
             .top_known(top_known), .top_value(top_value), .next_row(next_row),
             .tx_data(tx_data), .tx_start(tx_start), .tx_ready(tx_ready), .busy(busy),
-            .phase$q(phase), .message$q(message), .pending$q(pending), .low_next$q(low_next));
+            .phase$q(phase),
+            .\sender.message_q$q (message), .\sender.pending_q$q (pending),
+            .\sender.low_next$q (low_next), .\sender.ready_q$q (ready_q),
+            .\sender.started$q (started));
 
     // The transmitter's rules.
     reg ready_before = 0, start_before = 0;
@@ -89,7 +95,7 @@ module formal_dnf_reply(input clock);
         assert(!tx_start || tx_ready);
         if (handed && !odd) assert(tx_data == message[15:8]);
         if (handed && odd) assert(message == first && tx_data == first[7:0]);
-        assert(odd_for <= WAIT);
+        assert(odd_for <= WAIT + 1);
         assert(busy || !odd);
         if (stopping) begin
             assert(after <= 2);
@@ -99,8 +105,11 @@ module formal_dnf_reply(input clock);
         // Strengthening for induction.
         assert(odd == low_next);
         if (low_next) assert(pending && message == first);
-        if (odd) assert(odd_for == not_ready_for);
-        else assert(odd_for == 0);
+        assert(ready_q == ready_before && started == start_before);
+        // (While odd, the second byte goes in the first cycle `ready_q` is
+        // high and `started` low.)
+        if (odd && !(ready_q && !started)) assert(odd_for == not_ready_for);
+        if (!odd) assert(odd_for == 0);
         assert(not_ready_for <= WAIT);
         if (stopping) begin
             assert(phase == IDLE);
@@ -113,10 +122,12 @@ module formal_dnf_reply(input clock);
     // abort's cycle; the longest wait for a second byte; a reply stopped by
     // an abort between a message's two bytes, and one stopped after a
     // whole message in flight, both then idle; an abort between the two
-    // bytes of a cell message.
+    // bytes of a cell message; a stale `ready_q` (the transmitter busy with
+    // the byte just started) that must not start a byte.
     always @* begin
+        cover(pending && ready_q && started && !tx_ready);
         cover(handed && odd && aborting);
-        cover(odd && odd_for == WAIT);
+        cover(odd && odd_for == WAIT + 1);
         cover(stopping && after == 1 && !odd && !busy);
         cover(stopping && after == 2 && !busy);
         cover(aborting && odd && phase == CELLS && message[15:13] != 3'b111);

@@ -20,7 +20,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::common::block_ram::BlockRam;
+use crate::common::ram::Ram;
 use crate::constant;
 
 #[derive(LogicBlock)]
@@ -78,8 +78,8 @@ pub struct BoardMemory {
     pub reply_value: Signal<In, Bit>,
     pub reply_differs: Signal<In, Bit>,
     pub row_word: Signal<Out, Bits<64>>,
-    board: BlockRam<Bits<64>, 8>,
-    solution: BlockRam<Bits<64>, 6>,
+    board: Ram<64, 8>,
+    solution: Ram<64, 6>,
     reading_reply: DFF<Bit>,
     reading_line: DFF<Bit>,
     reading_cross: DFF<Bit>,
@@ -260,6 +260,8 @@ impl Logic for BoardMemory {
         self.read_data.next = self.board.read_data.val();
 
         self.board.write_enable.next = self.write_q.q.val();
+
+        self.board.write_keep.next = 0.into();
         self.board.write_address.next = self.write_address_q.q.val();
         self.board.write_data.next = self.write_data.q.val();
         self.write_q.d.next = self.write.val();
@@ -306,6 +308,7 @@ impl Logic for BoardMemory {
         self.solution.read_address.next = self.reply_row.val();
         self.solution.read_used.next = self.done.val();
         self.solution.write_enable.next = self.save.val();
+        self.solution.write_keep.next = 0.into();
         self.solution.write_address.next = self.save_row.val();
         self.solution.write_data.next = self.board.read_data.val();
         self.row_word.next = self.board.read_data.val();

@@ -9,7 +9,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::common::block_ram::BlockRam;
+use crate::common::ram::Ram;
 
 /// Address bits of the clue store.
 pub const CLUE_STORE_BITS: usize = 11;
@@ -38,8 +38,8 @@ pub struct ClueStore {
     pub length: Signal<Out, Bits<7>>,
     /// The visited line's block count (from Load to the end of Solve).
     pub blocks: Signal<Out, Bits<6>>,
-    line_table: BlockRam<Bits<17>, 7>,
-    clues: BlockRam<Bits<7>, CLUE_STORE_BITS>,
+    line_table: Ram<17, 7>,
+    clues: Ram<7, CLUE_STORE_BITS>,
     first_block: DFF<Bits<CLUE_STORE_BITS>>,
 }
 
@@ -52,10 +52,12 @@ impl Logic for ClueStore {
         self.line_table.read_used.next = self.load.val() | self.solving.val();
         self.clues.read_used.next = self.solving.val();
         self.clues.write_enable.next = self.clue_write.val();
+        self.clues.write_keep.next = 0.into();
         self.clues.write_address.next = self.clue_address.val();
         self.clues.write_data.next = self.clue_length.val();
         // An entry: the block count in bits 16..11, the first block below.
         self.line_table.write_enable.next = self.line_write.val();
+        self.line_table.write_keep.next = 0.into();
         self.line_table.write_address.next = self.line_number.val();
         self.line_table.write_data.next = (bit_cast::<17, 6>(self.line_blocks.val()) << 11)
             | bit_cast::<17, CLUE_STORE_BITS>(self.line_first.val());

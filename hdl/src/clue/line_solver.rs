@@ -18,7 +18,7 @@
 //! `start` to `done`. Why an automaton and not the block-per-cycle dynamic
 //! program: the README's "clue engine" section has the measurements.
 
-use crate::common::block_ram::BlockRam;
+use crate::common::ram::Ram;
 use rust_hdl::prelude::*;
 
 /// Cycles of a line solve besides k + 2L: the start cycle, three of layout,
@@ -99,7 +99,7 @@ pub struct LineSolver {
     going_forward: DFF<Bit>,
     turning: DFF<Bit>,
     going_backward: DFF<Bit>,
-    forward_store: BlockRam<Bits<64>, 6>,
+    forward_store: Ram<64, 6>,
     met_fill: DFF<Bits<64>>,
     met_empty: DFF<Bits<64>>,
     met_fill_states: Signal<Local, Bits<64>>,
@@ -236,6 +236,7 @@ impl Logic for LineSolver {
         // Forward writes, Turn and Backward read: never both at once.
         self.forward_store.read_used.next = false;
         self.forward_store.write_enable.next = false;
+        self.forward_store.write_keep.next = 0.into();
         self.forward_store.write_address.next = bit_cast::<6, 7>(self.cursor.q.val());
         self.forward_store.write_data.next = bit_cast::<64, 66>(self.states.q.val());
         // Read F_{p−1} while on cell p (backwards), so it is there for p − 1.

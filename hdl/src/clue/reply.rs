@@ -14,21 +14,16 @@ use crate::clue::clue_store::CLUE_STORE_BITS;
 use crate::clue::map_packer::MapPacker;
 use crate::common::params::CYCLE_BITS;
 use crate::constant;
+use crate::link::message_sender::MessageSender;
 use crate::link::protocol::{code, image, status};
+use crate::link::status_fields::StatusFields;
 use rust_hdl::prelude::*;
 
 /// The protocol version the clue engine's board reports.
 pub const VERSION: u8 = 2;
 
-// The status multiplexer numbers the fields 0..=14 in this order, then
-// sends SEARCH (15) eight times.
-const _: () = {
-    use status::field::*;
-    assert!(OUTCOME == 0 && DETAIL == 1 && CYCLES_0 == 2 && PASSES == 6 && OPTIONS_0 == 7);
-    assert!(MAX_LINE == 9 && FIFO_ADDR_BITS == 10 && VERSION == 11 && MAX_LINES == 12);
-    assert!(ENGINES == 13 && CLUE_STORE_BITS == 14 && SEARCH == 15);
-    assert!(crate::clue::clue_protocol::SEARCH_MESSAGES == 8);
-};
+// StatusFields sends SEARCH (15) as steps 15..=22.
+const _: () = assert!(crate::clue::clue_protocol::SEARCH_MESSAGES == 8);
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 enum ReplyPhase {
@@ -78,12 +73,8 @@ pub struct ClueReply {
     /// High until the last byte has been handed to the transmitter.
     pub busy: Signal<Out, Bit>,
     phase: DFF<ReplyPhase>,
-    ready_q: DFF<Bit>,
-    started: DFF<Bit>,
-    start_now: Signal<Local, Bit>,
-    message: DFF<Bits<16>>,
-    pending: DFF<Bit>,
-    low_next: DFF<Bit>,
+    sender: MessageSender,
+    status: StatusFields,
     step: DFF<Bits<5>>,
     maps: MapPacker,
     several_q: DFF<Bit>,
@@ -97,17 +88,6 @@ pub struct ClueReply {
     // until the next board starts, and a new board's START_BOARD aborts
     // this reply first); other replies send 0.
     board_reply: DFF<Bit>,
-    // The STATUS field numbered `step` and its id, registered: the 23-way
-    // choice by `step` straight into `message` was the critical path of
-    // the clue image with probing. Status reads them at least three cycles
-    // after `step` changes (a message's two bytes go out in between), so
-    // never stale.
-    status_byte: DFF<Bits<8>>,
-    field_id: DFF<Bits<4>>,
-    // Field `step` is the last: registered for the same reason (the compare
-    // before Status's phase change was the clue image's critical path at
-    // the default placement once the maps became a block of their own).
-    last_field: DFF<Bit>,
     value_bit: Constant<Bits<16>>,
     code_start_board: Constant<Bits<3>>,
     code_values: Constant<Bits<3>>,
@@ -146,10 +126,6 @@ impl Default for ClueReply {
             several_q: Default::default(),
             maps: Default::default(),
             board_reply: Default::default(),
-            ready_q: Default::default(),
-            started: Default::default(),
-            start_now: Default::default(),
-            field_id: Default::default(),
             refuse_outcome: Default::default(),
             refuse_detail: Default::default(),
             read_row: Default::default(),
@@ -160,9 +136,8 @@ impl Default for ClueReply {
             tx_ready: Default::default(),
             busy: Default::default(),
             phase: Default::default(),
-            message: Default::default(),
-            pending: Default::default(),
-            low_next: Default::default(),
+            sender: Default::default(),
+            status: Default::default(),
             step: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
@@ -171,8 +146,6 @@ impl Default for ClueReply {
             cycles_q: Default::default(),
             passes_q: Default::default(),
             board_cells: Default::default(),
-            status_byte: Default::default(),
-            last_field: Default::default(),
             value_bit: constant(1u64),
             code_start_board: constant(code::START_BOARD),
             code_values: constant(code::ASSIGN),
@@ -199,11 +172,6 @@ impl Logic for ClueReply {
             self,
             clock,
             phase,
-            ready_q,
-            started,
-            message,
-            pending,
-            low_next,
             step,
             several_q,
             rows_q,
@@ -212,12 +180,9 @@ impl Logic for ClueReply {
             detail_q,
             cycles_q,
             passes_q,
-            board_reply,
-            status_byte,
-            field_id,
-            last_field
+            board_reply
         );
-        self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
+        self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.sender.pending.val();
         self.maps.clock.next = self.clock.val();
         self.read_row.next = self.maps.read_row.val();
         self.read_value.next = self.maps.read_value.val();
@@ -232,109 +197,46 @@ impl Logic for ClueReply {
         self.maps.several.next = self.several_q.q.val();
         self.maps.maps.next = self.phase.q.val() == ReplyPhase::Maps;
         self.maps.stop.next = self.abort.val() & !self.refused.val() & !self.query.val();
-        self.maps.pending.next = self.pending.q.val();
+        self.maps.pending.next = self.sender.pending.val();
 
-        // Send the pending message, high byte first. The transmitter's
-        // `ready` is taken through a register (combinational, its timer
-        // compare and this block's decisions missed 100 MHz together); in
-        // the cycle after a start the register is stale, so no start then.
-        self.ready_q.d.next = self.tx_ready.val();
-        self.start_now.next = self.pending.q.val() & self.ready_q.q.val() & !self.started.q.val();
-        self.started.d.next = self.start_now.val();
-        self.tx_start.next = self.start_now.val();
-        self.tx_data.next = self.message.q.val().get_bits::<8>(8);
-        if self.low_next.q.val() {
-            self.tx_data.next = self.message.q.val().get_bits::<8>(0);
-        }
-        if self.start_now.val() {
-            self.low_next.d.next = !self.low_next.q.val();
-            if self.low_next.q.val() {
-                self.pending.d.next = false;
-            }
-        }
+        // The message made below goes out through the sender.
+        self.sender.clock.next = self.clock.val();
+        self.sender.load.next = false;
+        self.sender.message.next = 0.into();
+        self.tx_data.next = self.sender.tx_data.val();
+        self.tx_start.next = self.sender.tx_start.val();
+        self.sender.tx_ready.next = self.tx_ready.val();
 
-        // The STATUS field numbered `step`.
-        self.status_byte.d.next = 0.into();
-        if self.step.q.val() == 0 {
-            self.status_byte.d.next = self.outcome_q.q.val();
-        }
-        if self.step.q.val() == 1 {
-            self.status_byte.d.next = self.detail_q.q.val();
-        }
-        if self.step.q.val() == 2 {
-            self.status_byte.d.next = self.cycles_q.q.val().get_bits::<8>(0);
-        }
-        if self.step.q.val() == 3 {
-            self.status_byte.d.next = self.cycles_q.q.val().get_bits::<8>(8);
-        }
-        if self.step.q.val() == 4 {
-            self.status_byte.d.next = self.cycles_q.q.val().get_bits::<8>(16);
-        }
-        if self.step.q.val() == 5 {
-            self.status_byte.d.next = self.cycles_q.q.val().get_bits::<8>(24);
-        }
-        if self.step.q.val() == 6 {
-            self.status_byte.d.next = self.passes_q.q.val();
-        }
-        // Fields 7, 8 (options stored) and 10 (option FIFO size) are 0: no DNF engine.
-        if self.step.q.val() == 9 {
-            self.status_byte.d.next = self.max_line.val();
-        }
-        if self.step.q.val() == 11 {
-            self.status_byte.d.next = self.version.val();
-        }
-        if self.step.q.val() == 12 {
-            self.status_byte.d.next = self.max_lines.val();
-        }
-        if self.step.q.val() == 13 {
-            self.status_byte.d.next = self.engines.val();
-        }
-        if self.step.q.val() == 14 {
-            self.status_byte.d.next = self.clue_store_bits.val();
-        }
-        // Steps 15..=22: SEARCH, the nodes' bytes then the backtracks'.
-        if self.step.q.val() == 15 {
-            self.status_byte.d.next = self.nodes.val().get_bits::<8>(0);
-        }
-        if self.step.q.val() == 16 {
-            self.status_byte.d.next = self.nodes.val().get_bits::<8>(8);
-        }
-        if self.step.q.val() == 17 {
-            self.status_byte.d.next = self.nodes.val().get_bits::<8>(16);
-        }
-        if self.step.q.val() == 18 {
-            self.status_byte.d.next = self.nodes.val().get_bits::<8>(24);
-        }
-        if self.step.q.val() == 19 {
-            self.status_byte.d.next = self.backtracks.val().get_bits::<8>(0);
-        }
-        if self.step.q.val() == 20 {
-            self.status_byte.d.next = self.backtracks.val().get_bits::<8>(8);
-        }
-        if self.step.q.val() == 21 {
-            self.status_byte.d.next = self.backtracks.val().get_bits::<8>(16);
-        }
-        if self.step.q.val() == 22 {
-            self.status_byte.d.next = self.backtracks.val().get_bits::<8>(24);
-        }
-        if (self.step.q.val() >= 15) & !self.board_reply.q.val() {
-            self.status_byte.d.next = 0.into();
-        }
-        self.field_id.d.next = bit_cast::<4, 5>(self.step.q.val());
-        self.last_field.d.next = self.step.q.val() == self.last_step.val();
-        if self.step.q.val() >= 15 {
-            self.field_id.d.next = 15.into();
-        }
+        // The STATUS field numbered `step`: fields 7, 8 (options stored) and
+        // 10 (option FIFO size) are 0, no DNF engine; every reply sends the
+        // eight SEARCH fields.
+        self.status.clock.next = self.clock.val();
+        self.status.step.next = self.step.q.val();
+        self.status.last_step.next = self.last_step.val();
+        self.status.outcome.next = self.outcome_q.q.val();
+        self.status.detail.next = self.detail_q.q.val();
+        self.status.cycles.next = self.cycles_q.q.val();
+        self.status.passes.next = self.passes_q.q.val();
+        self.status.options.next = 0.into();
+        self.status.max_line.next = self.max_line.val();
+        self.status.fifo_addr_bits.next = 0.into();
+        self.status.version.next = self.version.val();
+        self.status.max_lines.next = self.max_lines.val();
+        self.status.engines.next = self.engines.val();
+        self.status.clue_store_bits.next = self.clue_store_bits.val();
+        self.status.nodes.next = self.nodes.val();
+        self.status.backtracks.next = self.backtracks.val();
+        self.status.with_search.next = self.board_reply.q.val();
 
         match self.phase.q.val() {
             ReplyPhase::Header => {
-                if !self.pending.q.val() {
-                    self.pending.d.next = true;
-                    self.message.d.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
+                if !self.sender.pending.val() {
+                    self.sender.load.next = true;
+                    self.sender.message.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
                         | (bit_cast::<16, 7>(self.rows_q.q.val()) << 1)
                         | self.value_bit.val();
                     if self.step.q.val() == 1 {
-                        self.message.d.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
+                        self.sender.message.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
                             | (bit_cast::<16, 7>(self.columns_q.q.val()) << 1)
                             | self.value_bit.val();
                         self.step.d.next = 0.into();
@@ -351,21 +253,21 @@ impl Logic for ClueReply {
                 }
             }
             ReplyPhase::Status => {
-                if !self.pending.q.val() {
-                    self.pending.d.next = true;
-                    self.message.d.next = (bit_cast::<16, 3>(self.code_status.val()) << 13)
-                        | (bit_cast::<16, 4>(self.field_id.q.val()) << 9)
-                        | (bit_cast::<16, 8>(self.status_byte.q.val()) << 1);
+                if !self.sender.pending.val() {
+                    self.sender.load.next = true;
+                    self.sender.message.next = (bit_cast::<16, 3>(self.code_status.val()) << 13)
+                        | (bit_cast::<16, 4>(self.status.id.val()) << 9)
+                        | (bit_cast::<16, 8>(self.status.byte.val()) << 1);
                     self.step.d.next = self.step.q.val() + 1;
-                    if self.last_field.q.val() {
+                    if self.status.last.val() {
                         self.phase.d.next = ReplyPhase::Footer;
                     }
                 }
             }
             ReplyPhase::Footer => {
-                if !self.pending.q.val() {
-                    self.pending.d.next = true;
-                    self.message.d.next = bit_cast::<16, 3>(self.code_end_board.val()) << 13;
+                if !self.sender.pending.val() {
+                    self.sender.load.next = true;
+                    self.sender.message.next = bit_cast::<16, 3>(self.code_end_board.val()) << 13;
                     self.phase.d.next = ReplyPhase::Idle;
                 }
             }
@@ -374,15 +276,15 @@ impl Logic for ClueReply {
 
         // A map's message, and the maps' end.
         if self.maps.emit.val() {
-            self.pending.d.next = true;
-            self.message.d.next =
+            self.sender.load.next = true;
+            self.sender.message.next =
                 (bit_cast::<16, 3>(self.code_values.val()) << 13) | bit_cast::<16, 13>(self.maps.pack.val());
             if self.maps.known_map.val() {
-                self.message.d.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
+                self.sender.message.next = (bit_cast::<16, 3>(self.code_known.val()) << 13)
                     | bit_cast::<16, 13>(self.maps.pack.val());
             }
             if self.maps.differs_map.val() {
-                self.message.d.next = (bit_cast::<16, 3>(self.code_differs.val()) << 13)
+                self.sender.message.next = (bit_cast::<16, 3>(self.code_differs.val()) << 13)
                     | bit_cast::<16, 13>(self.maps.pack.val());
             }
         }

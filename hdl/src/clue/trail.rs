@@ -12,7 +12,7 @@
 use rust_hdl::prelude::*;
 
 use crate::clue::clue_model::TRAIL_ENTRIES;
-use crate::common::block_ram::BlockRam;
+use crate::common::ram::Ram;
 
 /// Address bits of the undo trail (`clue_model::TRAIL_ENTRIES` entries).
 pub const TRAIL_BITS: usize = 11;
@@ -49,7 +49,7 @@ pub struct Trail {
     /// The trail is empty now, and (registered) was a cycle ago.
     pub bottom: Signal<Out, Bit>,
     pub empty: Signal<Out, Bit>,
-    entries: BlockRam<Bits<16>, TRAIL_BITS>,
+    entries: Ram<16, TRAIL_BITS>,
     top: DFF<Bits<12>>,
     row_q: DFF<Bits<6>>,
     column_q: DFF<Bits<6>>,
@@ -67,6 +67,7 @@ impl Logic for Trail {
         self.entries.read_address.next = bit_cast::<TRAIL_BITS, 12>(self.top.q.val() - 1);
         self.entries.read_used.next = self.reading.val();
         self.entries.write_enable.next = self.push.val();
+        self.entries.write_keep.next = 0.into();
         self.entries.write_address.next = bit_cast::<TRAIL_BITS, 12>(self.top.q.val());
         self.entries.write_data.next = bit_cast::<16, 6>(self.fixed_cell.val())
             | (bit_cast::<16, 6>(self.line_index.val()) << 6)

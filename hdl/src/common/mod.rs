@@ -1,6 +1,6 @@
-//! Pieces both engines build on: block RAM with its collision check, the
+//! Pieces both engines build on: block RAM (with a write mask and its collision check), the
 //! lowest-bit finder, and the build's parameters.
 
-pub mod block_ram;
 pub mod lowest_bit;
 pub mod params;
+pub mod ram;

@@ -16,8 +16,8 @@
 //! whole-word write wins over cell writes in the same cycle; the solver
 //! never makes both.
 
-use crate::common::block_ram::MaskedRam;
 use crate::common::params::MAX_LINE;
+use crate::common::ram::Ram;
 use rust_hdl::prelude::*;
 
 const _: () = assert!(MAX_LINE == 32, "a word is two lanes of 16 cells");
@@ -44,11 +44,12 @@ pub struct BoardCopy {
     pub odd_write: Signal<In, Bit>,
     pub odd_address: Signal<In, Bits<5>>,
     pub odd_value: Signal<In, Bit>,
-    lanes: [MaskedRam<32, 5>; 2],
+    lanes: [Ram<32, 5>; 2],
     write: [DFF<Bit>; 2],
     address: [DFF<Bits<5>>; 2],
     data: [DFF<Bits<32>>; 2],
-    mask: [DFF<Bits<32>>; 2],
+    // The bits a write leaves as they are (none for a whole word).
+    keep: [DFF<Bits<32>>; 2],
     // Bit 0 of the word on the lanes' outputs: whether its halves are swapped.
     read_odd: DFF<Bit>,
     // The cell's bit in a lane: in Known's half and in Value's.
@@ -58,7 +59,6 @@ pub struct BoardCopy {
     low_half: Signal<Local, Bits<32>>,
     high_half: Signal<Local, Bits<32>>,
     one: Constant<Bits<32>>,
-    all_ones: Constant<Bits<32>>,
 }
 
 impl Default for BoardCopy {
@@ -84,14 +84,13 @@ impl Default for BoardCopy {
             write: Default::default(),
             address: Default::default(),
             data: Default::default(),
-            mask: Default::default(),
+            keep: Default::default(),
             read_odd: Default::default(),
             cell_bit: Default::default(),
             cell_both: Default::default(),
             low_half: Default::default(),
             high_half: Default::default(),
             one: crate::constant(1u64),
-            all_ones: crate::constant(u32::MAX),
         }
     }
 }
@@ -105,11 +104,11 @@ impl Logic for BoardCopy {
             self.write[lane].clock.next = self.clock.val();
             self.address[lane].clock.next = self.clock.val();
             self.data[lane].clock.next = self.clock.val();
-            self.mask[lane].clock.next = self.clock.val();
+            self.keep[lane].clock.next = self.clock.val();
             self.write[lane].d.next = self.write[lane].q.val();
             self.address[lane].d.next = self.address[lane].q.val();
             self.data[lane].d.next = self.data[lane].q.val();
-            self.mask[lane].d.next = self.mask[lane].q.val();
+            self.keep[lane].d.next = self.keep[lane].q.val();
         }
 
         // Reads: both lanes at the same address; swap back an odd word.
@@ -134,7 +133,7 @@ impl Logic for BoardCopy {
         self.cell_bit.next = self.one.val() << bit_cast::<32, 4>(self.cell_index.val().get_bits::<4>(0));
         self.cell_both.next = self.cell_bit.val() | (self.cell_bit.val() << 16);
         for lane in 0..2 {
-            self.mask[lane].d.next = self.cell_both.val();
+            self.keep[lane].d.next = !self.cell_both.val();
         }
         self.write[0].d.next = self.even_write.val();
         self.address[0].d.next = self.even_address.val();
@@ -168,7 +167,7 @@ impl Logic for BoardCopy {
             for lane in 0..2 {
                 self.write[lane].d.next = true;
                 self.address[lane].d.next = self.word_address.val();
-                self.mask[lane].d.next = self.all_ones.val();
+                self.keep[lane].d.next = 0.into();
             }
             self.data[0].d.next = bit_cast::<32, 16>(self.word_known.val().get_bits::<16>(0))
                 | (bit_cast::<32, 16>(self.word_value.val().get_bits::<16>(0)) << 16);
@@ -185,7 +184,7 @@ impl Logic for BoardCopy {
             self.lanes[lane].write_enable.next = self.write[lane].q.val();
             self.lanes[lane].write_address.next = self.address[lane].q.val();
             self.lanes[lane].write_data.next = self.data[lane].q.val();
-            self.lanes[lane].write_mask.next = self.mask[lane].q.val();
+            self.lanes[lane].write_keep.next = self.keep[lane].q.val();
         }
     }
 }

@@ -26,9 +26,9 @@
 //! the cycle after its cell is chosen (and reaches the RAM a cycle later,
 //! in the cycle `busy` falls). `model::writer_after` counts it.
 
-use crate::common::block_ram::BlockRam;
 use crate::common::lowest_bit::LowestBit;
 use crate::common::params::MAX_LINE;
+use crate::common::ram::Ram;
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -63,8 +63,8 @@ pub struct CellWriter {
     /// A job is under way or waiting. The last write is out the cycle before
     /// `busy` falls; registered, it lands before any read of the next cycle.
     pub busy: Signal<Out, Bit>,
-    jobs: BlockRam<Bits<64>, 5>,
-    queue: BlockRam<Bits<5>, 5>,
+    jobs: Ram<64, 5>,
+    queue: Ram<5, 5>,
     even_lowest: LowestBit,
     odd_lowest: LowestBit,
     state: DFF<WriterState>,
@@ -192,10 +192,12 @@ impl Logic for CellWriter {
             self.commit.val() & (self.state.q.val() == WriterState::Idle) & !self.waiting.q.val();
         self.queued.next = self.commit.val() & !self.direct.val();
         self.jobs.write_enable.next = self.queued.val();
+        self.jobs.write_keep.next = 0.into();
         self.jobs.write_address.next = self.commit_index.val();
         self.jobs.write_data.next = bit_cast::<64, MAX_LINE>(self.commit_changed.val())
             | (bit_cast::<64, MAX_LINE>(self.commit_value.val()) << 32);
         self.queue.write_enable.next = self.queued.val();
+        self.queue.write_keep.next = 0.into();
         self.queue.write_address.next = self.tail.q.val().get_bits::<5>(0);
         self.queue.write_data.next = self.commit_index.val();
         // The queue's head is read every cycle; its output is the job

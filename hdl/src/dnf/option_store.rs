@@ -16,8 +16,8 @@
 //! numbers lines 0..m+n; the solver addresses them by phase and index).
 //! An entry is `base | count << FIFO_ADDR_BITS`.
 
-use crate::common::block_ram::BlockRam;
 use crate::common::params::{COUNT_BITS, DIM_BITS, FIFO_ADDR_BITS, FIFO_ENTRIES, LINE_ID_BITS, MAX_LINE};
+use crate::common::ram::Ram;
 use rust_hdl::prelude::*;
 
 /// Address bits of a bank (half the store's slots).
@@ -95,9 +95,9 @@ pub struct OptionStore {
     pub table_write: Signal<In, Bit>,
     pub table_write_address: Signal<In, Bits<TABLE_BITS>>,
     pub table_write_data: Signal<In, Bits<ENTRY_BITS>>,
-    even: BlockRam<Bits<MAX_LINE>, BANK_BITS>,
-    odd: BlockRam<Bits<MAX_LINE>, BANK_BITS>,
-    line_table: BlockRam<Bits<ENTRY_BITS>, TABLE_BITS>,
+    even: Ram<MAX_LINE, BANK_BITS>,
+    odd: Ram<MAX_LINE, BANK_BITS>,
+    line_table: Ram<ENTRY_BITS, TABLE_BITS>,
     /// The next free slot, and where the line being loaded began.
     tail: DFF<Bits<COUNT_BITS>>,
     // tail == capacity, registered: it gates the write enables of the
@@ -214,14 +214,17 @@ impl Logic for OptionStore {
             self.odd_write.d.next = self.tail.q.val().get_bit(0);
         }
         self.even.write_enable.next = self.even_write.q.val();
+        self.even.write_keep.next = 0.into();
         self.even.write_address.next = self.even_write_address.q.val();
         self.even.write_data.next = self.even_write_data.q.val();
         self.odd.write_enable.next = self.odd_write.q.val();
+        self.odd.write_keep.next = 0.into();
         self.odd.write_address.next = self.odd_write_address.q.val();
         self.odd.write_data.next = self.odd_write_data.q.val();
 
         // The line table: the solver's writes, or the loader's line ends.
         self.line_table.write_enable.next = self.table_write.val();
+        self.line_table.write_keep.next = 0.into();
         self.line_table.write_address.next = self.table_write_address.val();
         self.line_table.write_data.next = self.table_write_data.val();
         self.is_column.next = self.line_end_line.val() >= bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val());

@@ -12,16 +12,10 @@ use crate::common::params::{
     COUNT_BITS, CYCLE_BITS, DIM_BITS, FIFO_ADDR_BITS, LINE_ID_BITS, MAX_LINE, MAX_LINES,
 };
 use crate::constant;
+use crate::link::message_sender::MessageSender;
 use crate::link::protocol::{code, image, status, VERSION};
+use crate::link::status_fields::StatusFields;
 use rust_hdl::prelude::*;
-
-// The status multiplexer numbers the fields 0..=12 in this order.
-const _: () = {
-    use status::field::*;
-    assert!(OUTCOME == 0 && DETAIL == 1 && CYCLES_0 == 2 && PASSES == 6 && OPTIONS_0 == 7);
-    assert!(MAX_LINE == 9 && FIFO_ADDR_BITS == 10 && VERSION == 11 && MAX_LINES == 12);
-    assert!(ENGINES == 13);
-};
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 enum ReplyPhase {
@@ -63,10 +57,9 @@ pub struct ReplyAssembler {
     /// High until the last byte has been handed to the transmitter.
     pub busy: Signal<Out, Bit>,
     phase: DFF<ReplyPhase>,
-    message: DFF<Bits<16>>,
-    pending: DFF<Bit>,
-    low_next: DFF<Bit>,
-    step: DFF<Bits<4>>,
+    sender: MessageSender,
+    status: StatusFields,
+    step: DFF<Bits<5>>,
     column: DFF<Bits<DIM_BITS>>,
     last_column: DFF<Bit>,
     last_row: DFF<Bit>,
@@ -79,7 +72,6 @@ pub struct ReplyAssembler {
     cycles_q: DFF<Bits<CYCLE_BITS>>,
     passes_q: DFF<Bits<8>>,
     options_q: DFF<Bits<16>>,
-    status_byte: Signal<Local, Bits<8>>,
     code_start_board: Constant<Bits<3>>,
     code_assign: Constant<Bits<3>>,
     code_unknown: Constant<Bits<3>>,
@@ -92,9 +84,9 @@ pub struct ReplyAssembler {
     max_lines: Constant<Bits<8>>,
     engines: Constant<Bits<8>>,
     /// 12 (MAX_LINES) for board and refusal replies, 13 (ENGINES) for INFO.
-    last_field: DFF<Bits<4>>,
-    board_last_field: Constant<Bits<4>>,
-    info_last_field: Constant<Bits<4>>,
+    last_step: DFF<Bits<5>>,
+    board_last_step: Constant<Bits<5>>,
+    info_last_step: Constant<Bits<5>>,
     contradiction: Constant<Bits<3>>,
 }
 
@@ -123,9 +115,8 @@ impl Default for ReplyAssembler {
             tx_ready: Default::default(),
             busy: Default::default(),
             phase: Default::default(),
-            message: Default::default(),
-            pending: Default::default(),
-            low_next: Default::default(),
+            sender: Default::default(),
+            status: Default::default(),
             step: Default::default(),
             column: Default::default(),
             last_column: Default::default(),
@@ -139,7 +130,6 @@ impl Default for ReplyAssembler {
             cycles_q: Default::default(),
             passes_q: Default::default(),
             options_q: Default::default(),
-            status_byte: Default::default(),
             code_start_board: constant(code::START_BOARD),
             code_assign: constant(code::ASSIGN),
             code_unknown: constant(code::UNKNOWN),
@@ -151,9 +141,9 @@ impl Default for ReplyAssembler {
             version: constant(VERSION),
             max_lines: constant(MAX_LINES as u64),
             engines: constant(image::engines_field(status::engines::DNF, image::FLASH)),
-            last_field: Default::default(),
-            board_last_field: constant(status::field::MAX_LINES),
-            info_last_field: constant(status::field::ENGINES),
+            last_step: Default::default(),
+            board_last_step: constant(status::field::MAX_LINES),
+            info_last_step: constant(status::field::ENGINES),
             contradiction: constant(status::outcome::CONTRADICTION),
         }
     }
@@ -166,9 +156,6 @@ impl Logic for ReplyAssembler {
             self,
             clock,
             phase,
-            message,
-            pending,
-            low_next,
             step,
             column,
             row,
@@ -182,82 +169,51 @@ impl Logic for ReplyAssembler {
             options_q,
             last_column,
             last_row,
-            last_field
+            last_step
         );
         self.next_row.next = false;
         // Registered: a cell message is made at most every other cycle (it
         // waits for the transmitter), and the compare fed the phase register.
         self.last_column.d.next = self.column.q.val() + 1 == self.columns_q.q.val();
         self.last_row.d.next = self.row.q.val() + 1 == self.rows_q.q.val();
-        self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.pending.q.val();
+        self.busy.next = (self.phase.q.val() != ReplyPhase::Idle) | self.sender.pending.val();
 
-        // Send the pending message, high byte first.
-        self.tx_start.next = self.pending.q.val() & self.tx_ready.val();
-        self.tx_data.next = self.message.q.val().get_bits::<8>(8);
-        if self.low_next.q.val() {
-            self.tx_data.next = self.message.q.val().get_bits::<8>(0);
-        }
-        if self.tx_start.val() {
-            self.low_next.d.next = !self.low_next.q.val();
-            if self.low_next.q.val() {
-                self.pending.d.next = false;
-            }
-        }
+        // The message made below goes out through the sender.
+        self.sender.clock.next = self.clock.val();
+        self.sender.load.next = false;
+        self.sender.message.next = 0.into();
+        self.tx_data.next = self.sender.tx_data.val();
+        self.tx_start.next = self.sender.tx_start.val();
+        self.sender.tx_ready.next = self.tx_ready.val();
 
-        self.status_byte.next = 0.into();
-        // The STATUS field numbered `step` (numbers checked against protocol.rs below).
-        self.status_byte.next = 0.into();
-        if self.step.q.val() == 0 {
-            self.status_byte.next = self.outcome_q.q.val();
-        }
-        if self.step.q.val() == 1 {
-            self.status_byte.next = self.detail_q.q.val();
-        }
-        if self.step.q.val() == 2 {
-            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(0);
-        }
-        if self.step.q.val() == 3 {
-            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(8);
-        }
-        if self.step.q.val() == 4 {
-            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(16);
-        }
-        if self.step.q.val() == 5 {
-            self.status_byte.next = self.cycles_q.q.val().get_bits::<8>(24);
-        }
-        if self.step.q.val() == 6 {
-            self.status_byte.next = self.passes_q.q.val();
-        }
-        if self.step.q.val() == 7 {
-            self.status_byte.next = self.options_q.q.val().get_bits::<8>(0);
-        }
-        if self.step.q.val() == 8 {
-            self.status_byte.next = self.options_q.q.val().get_bits::<8>(8);
-        }
-        if self.step.q.val() == 9 {
-            self.status_byte.next = self.max_line.val();
-        }
-        if self.step.q.val() == 10 {
-            self.status_byte.next = self.fifo_addr_bits.val();
-        }
-        if self.step.q.val() == 11 {
-            self.status_byte.next = self.version.val();
-        }
-        if self.step.q.val() == 12 {
-            self.status_byte.next = self.max_lines.val();
-        }
-        if self.step.q.val() == 13 {
-            self.status_byte.next = self.engines.val();
-        }
+        // The STATUS field numbered `step`; no SEARCH fields in v1.
+        self.status.clock.next = self.clock.val();
+        self.status.step.next = self.step.q.val();
+        self.status.last_step.next = self.last_step.q.val();
+        self.status.outcome.next = self.outcome_q.q.val();
+        self.status.detail.next = self.detail_q.q.val();
+        self.status.cycles.next = self.cycles_q.q.val();
+        self.status.passes.next = self.passes_q.q.val();
+        self.status.options.next = self.options_q.q.val();
+        self.status.max_line.next = self.max_line.val();
+        self.status.fifo_addr_bits.next = self.fifo_addr_bits.val();
+        self.status.version.next = self.version.val();
+        self.status.max_lines.next = self.max_lines.val();
+        self.status.engines.next = self.engines.val();
+        self.status.clue_store_bits.next = 0.into();
+        self.status.nodes.next = 0.into();
+        self.status.backtracks.next = 0.into();
+        self.status.with_search.next = false;
+
         // Make the next message once the last one is on its way.
-        if !self.pending.q.val() {
+        if !self.sender.pending.val() {
             match self.phase.q.val() {
                 ReplyPhase::Header => {
-                    self.pending.d.next = true;
-                    self.message.d.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
+                    self.sender.load.next = true;
+                    self.sender.message.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
                         | (bit_cast::<16, DIM_BITS>(self.rows_q.q.val()) << 1);
                     if self.step.q.val() == 1 {
-                        self.message.d.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
+                        self.sender.message.next = (bit_cast::<16, 3>(self.code_start_board.val()) << 13)
                             | (bit_cast::<16, DIM_BITS>(self.columns_q.q.val()) << 1);
                         self.step.d.next = 0.into();
                         self.phase.d.next = ReplyPhase::Status;
@@ -269,11 +225,11 @@ impl Logic for ReplyAssembler {
                     }
                 }
                 ReplyPhase::Cells => {
-                    self.pending.d.next = true;
-                    self.message.d.next = (bit_cast::<16, 3>(self.code_unknown.val()) << 13)
+                    self.sender.load.next = true;
+                    self.sender.message.next = (bit_cast::<16, 3>(self.code_unknown.val()) << 13)
                         | (bit_cast::<16, 12>(self.cell_index.q.val()) << 1);
                     if self.top_known.val().get_bit(self.column.q.val().index()) {
-                        self.message.d.next = (bit_cast::<16, 3>(self.code_assign.val()) << 13)
+                        self.sender.message.next = (bit_cast::<16, 3>(self.code_assign.val()) << 13)
                             | (bit_cast::<16, 12>(self.cell_index.q.val()) << 1)
                             | bit_cast::<16, 1>(
                                 self.top_value.val().get_bit(self.column.q.val().index()).into(),
@@ -291,18 +247,18 @@ impl Logic for ReplyAssembler {
                     }
                 }
                 ReplyPhase::Status => {
-                    self.pending.d.next = true;
-                    self.message.d.next = (bit_cast::<16, 3>(self.code_status.val()) << 13)
-                        | (bit_cast::<16, 4>(self.step.q.val()) << 9)
-                        | (bit_cast::<16, 8>(self.status_byte.val()) << 1);
+                    self.sender.load.next = true;
+                    self.sender.message.next = (bit_cast::<16, 3>(self.code_status.val()) << 13)
+                        | (bit_cast::<16, 4>(self.status.id.val()) << 9)
+                        | (bit_cast::<16, 8>(self.status.byte.val()) << 1);
                     self.step.d.next = self.step.q.val() + 1;
-                    if self.step.q.val() == self.last_field.q.val() {
+                    if self.status.last.val() {
                         self.phase.d.next = ReplyPhase::Footer;
                     }
                 }
                 ReplyPhase::Footer => {
-                    self.pending.d.next = true;
-                    self.message.d.next = bit_cast::<16, 3>(self.code_end_board.val()) << 13;
+                    self.sender.load.next = true;
+                    self.sender.message.next = bit_cast::<16, 3>(self.code_end_board.val()) << 13;
                     self.phase.d.next = ReplyPhase::Idle;
                 }
                 _ => {}
@@ -322,7 +278,7 @@ impl Logic for ReplyAssembler {
             self.cycles_q.d.next = 0.into();
             self.passes_q.d.next = 0.into();
             self.options_q.d.next = 0.into();
-            self.last_field.d.next = self.board_last_field.val();
+            self.last_step.d.next = self.board_last_step.val();
         }
         if self.board_done.val() {
             self.rows_q.d.next = self.rows.val();
@@ -341,7 +297,7 @@ impl Logic for ReplyAssembler {
         }
         if self.query.val() {
             self.outcome_q.d.next = self.info.val();
-            self.last_field.d.next = self.info_last_field.val();
+            self.last_step.d.next = self.info_last_step.val();
         }
         // An abort stops making messages; the pending one still goes out.
         // It wins over a verdict in the same cycle, which is the abandoned

@@ -1,5 +1,6 @@
 //! A simple dual-port block RAM (one read port, one write port, one clock)
-//! that tells yosys a read never meets a write of the same address.
+//! with a per-bit write mask, that tells yosys a read never meets a write
+//! of the same address.
 //!
 //! RustHDL's own `RAM` is emitted read-before-write: a read of the address
 //! being written returns the old word. The iCE40's SB_RAM40_4K does not
@@ -14,35 +15,42 @@
 //! word and writes the same address panics. Every testbench, and every run
 //! of the simulated board, checks it. Unused reads (a FIFO's head while
 //! nothing pops) may collide: their words are never looked at.
+//!
+//! The mask is the SB_RAM40_4K's own (its MASK pins, active high: a set bit
+//! keeps its old value), so a masked write costs no logic. The DNF engine's
+//! board copies use it to set one cell of a line word without reading the
+//! word; every other user keeps nothing (`write_keep` 0).
 
 use rust_hdl::core::timing::TimingInfo;
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
 #[derive(LogicBlock, Default)]
-pub struct BlockRam<D: Synth, const N: usize> {
+pub struct Ram<const W: usize, const N: usize> {
     pub clock: Signal<In, Clock>,
     /// The word at `read_address` arrives in `read_data` one cycle later.
     pub read_address: Signal<In, Bits<N>>,
-    pub read_data: Signal<Out, D>,
+    pub read_data: Signal<Out, Bits<W>>,
     /// High when the word read this cycle will be used (checked in
     /// simulation; no hardware).
     pub read_used: Signal<In, Bit>,
     pub write_address: Signal<In, Bits<N>>,
-    pub write_data: Signal<In, D>,
+    pub write_data: Signal<In, Bits<W>>,
+    /// The bits a write leaves as they are.
+    pub write_keep: Signal<In, Bits<W>>,
     pub write_enable: Signal<In, Bit>,
     // The contents, for simulation (the derive skips fields named with `_`).
-    _words: Box<BTreeMap<Bits<N>, D>>,
+    _words: Box<BTreeMap<Bits<N>, Bits<W>>>,
 }
 
-impl<D: Synth, const N: usize> BlockRam<D, N> {
+impl<const W: usize, const N: usize> Ram<W, N> {
     /// The word at `address` now, for testbenches (no hardware).
-    pub fn peek(&self, address: Bits<N>) -> D {
+    pub fn peek(&self, address: Bits<N>) -> Bits<W> {
         self._words.get(&address).copied().unwrap_or_default()
     }
 }
 
-impl<D: Synth, const N: usize> Logic for BlockRam<D, N> {
+impl<const W: usize, const N: usize> Logic for Ram<W, N> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             let (read, write) = (self.read_address.val(), self.write_address.val());
@@ -52,80 +60,11 @@ impl<D: Synth, const N: usize> Logic for BlockRam<D, N> {
                  (the bitstream's RAM does not define what that read returns)",
                 read.index()
             );
-            self.read_data.next = self._words.get(&read).copied().unwrap_or_default();
+            self.read_data.next = self.peek(read);
             if self.write_enable.val() {
-                self._words.insert(write, self.write_data.val());
-            }
-        }
-    }
-
-    fn connect(&mut self) {
-        self.read_data.connect();
-    }
-
-    fn hdl(&self) -> Verilog {
-        Verilog::Custom(format!(
-            "\
-(* no_rw_check *)
-reg [{msb}:0] mem [{last}:0];
-
-always @(posedge clock) begin
-    read_data <= mem[read_address];
-    if (write_enable)
-        mem[write_address] <= write_data;
-end
-",
-            msb = D::BITS - 1,
-            last = (1usize << N) - 1,
-        ))
-    }
-
-    fn timing(&self) -> Vec<TimingInfo> {
-        vec![TimingInfo {
-            name: "block_ram".into(),
-            clock: "clock".into(),
-            inputs: vec![
-                "read_address".into(),
-                "write_address".into(),
-                "write_data".into(),
-                "write_enable".into(),
-            ],
-            outputs: vec!["read_data".into()],
-        }]
-    }
-}
-
-/// A block RAM like [`BlockRam`] whose write port sets only the bits of
-/// `write_mask` (the iCE40's SB_RAM40_4K has a per-bit write mask). The
-/// solver uses it to set one cell of a line word without reading the word.
-#[derive(LogicBlock, Default)]
-pub struct MaskedRam<const W: usize, const N: usize> {
-    pub clock: Signal<In, Clock>,
-    pub read_address: Signal<In, Bits<N>>,
-    pub read_data: Signal<Out, Bits<W>>,
-    pub read_used: Signal<In, Bit>,
-    pub write_address: Signal<In, Bits<N>>,
-    pub write_data: Signal<In, Bits<W>>,
-    pub write_mask: Signal<In, Bits<W>>,
-    pub write_enable: Signal<In, Bit>,
-    _words: Box<BTreeMap<Bits<N>, Bits<W>>>,
-}
-
-impl<const W: usize, const N: usize> Logic for MaskedRam<W, N> {
-    fn update(&mut self) {
-        if self.clock.pos_edge() {
-            let (read, write) = (self.read_address.val(), self.write_address.val());
-            assert!(
-                !(self.read_used.val() && self.write_enable.val() && read == write),
-                "masked RAM: the word at address {} is read for use and written in the same cycle",
-                read.index()
-            );
-            self.read_data.next = self._words.get(&read).copied().unwrap_or_default();
-            if self.write_enable.val() {
-                let old = self._words.get(&write).copied().unwrap_or_default();
-                let mask = self.write_mask.val();
-                self._words
-                    .insert(write, (old & !mask) | (self.write_data.val() & mask));
+                let keep = self.write_keep.val();
+                let word = (self.peek(write) & keep) | (self.write_data.val() & !keep);
+                self._words.insert(write, word);
             }
         }
     }
@@ -144,7 +83,7 @@ integer i;
 always @(posedge clock) begin
     read_data <= mem[read_address];
     for (i = 0; i <= {msb}; i = i + 1)
-        if (write_enable && write_mask[i])
+        if (write_enable && !write_keep[i])
             mem[write_address][i] <= write_data[i];
 end
 ",
@@ -155,13 +94,13 @@ end
 
     fn timing(&self) -> Vec<TimingInfo> {
         vec![TimingInfo {
-            name: "masked_ram".into(),
+            name: "ram".into(),
             clock: "clock".into(),
             inputs: vec![
                 "read_address".into(),
                 "write_address".into(),
                 "write_data".into(),
-                "write_mask".into(),
+                "write_keep".into(),
                 "write_enable".into(),
             ],
             outputs: vec!["read_data".into()],
@@ -174,8 +113,8 @@ mod tests {
     use super::*;
     use crate::bench::tick;
 
-    fn ram() -> BlockRam<Bits<8>, 4> {
-        let mut uut = BlockRam::<Bits<8>, 4>::default();
+    fn ram() -> Ram<8, 4> {
+        let mut uut = Ram::<8, 4>::default();
         uut.connect_all();
         uut
     }
@@ -207,15 +146,15 @@ mod tests {
 
     #[test]
     fn a_masked_write_sets_only_its_bits_and_maps_to_block_ram() {
-        let mut uut = MaskedRam::<32, 5>::default();
+        let mut uut = Ram::<32, 5>::default();
         uut.connect_all();
         uut.write_enable.next = true;
         uut.write_address.next = 7.into();
         uut.write_data.next = 0xffff_0000u64.into();
-        uut.write_mask.next = 0xffff_ffffu64.into();
+        uut.write_keep.next = 0.into();
         tick(&mut uut, |u| &mut u.clock);
         uut.write_data.next = 0x0000_0001u64.into();
-        uut.write_mask.next = 0x0001_0001u64.into();
+        uut.write_keep.next = (!0x0001_0001u64 & 0xffff_ffff).into();
         tick(&mut uut, |u| &mut u.clock);
         uut.write_enable.next = false;
         uut.read_address.next = 7.into();
