@@ -20,6 +20,7 @@ pub mod core;
 pub mod fresh_finder;
 pub mod line_logic;
 pub mod line_solver;
+pub mod line_words;
 pub mod map_packer;
 pub mod parser;
 pub mod reply;

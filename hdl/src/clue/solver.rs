@@ -7,8 +7,8 @@
 //!   and a column copy, and the first solution;
 //! * [`VisitOrder`](crate::clue::visit_order): which line next, and which
 //!   lines are dirty;
-//! * [`FreshFinder`](crate::clue::fresh_finder): which newly fixed cell is
-//!   copied into its crossing line next;
+//! * [`LineWords`](crate::clue::line_words): the visited line's words, and
+//!   which newly fixed cell is copied into its crossing line next;
 //! * [`Search`](crate::clue::search): the depth-first search and its undo
 //!   trail, which the solver hands the board to at a stall;
 //! * [`Tally`](crate::clue::tally): the counts (cells, known cells, cycles,
@@ -48,8 +48,8 @@
 use crate::clue::board_memory::BoardMemory;
 use crate::clue::clue_store::ClueStore;
 use crate::clue::clue_store::CLUE_STORE_BITS;
-use crate::clue::fresh_finder::FreshFinder;
 use crate::clue::line_solver::LineSolver;
+use crate::clue::line_words::LineWords;
 use crate::clue::search::Search;
 use crate::clue::tally::Tally;
 use crate::clue::verdict::Verdict;
@@ -136,18 +136,12 @@ pub struct ClueSolver {
     store: ClueStore,
     board: BoardMemory,
     order: VisitOrder,
-    finder: FreshFinder,
+    words: LineWords,
     search: Search,
     tally: Tally,
     verdict: Verdict,
     state: DFF<State>,
     counter: DFF<Bits<8>>,
-    // The visited line's Known word, and what its visit leaves: Known,
-    // Value, and the cells it fixed that the crossing lines lack.
-    line_known: DFF<Bits<64>>,
-    new_known: DFF<Bits<64>>,
-    new_value: DFF<Bits<64>>,
-    fresh: DFF<Bits<64>>,
     line_bit: DFF<Bits<64>>,
     // The bit `line_bit` has a cycle later: the line's number for a visit
     // (set in Look), the guessed column then row for a guess, the column
@@ -174,11 +168,6 @@ pub struct ClueSolver {
     first_only_q: DFF<Bit>,
     // The guess's Advance does not move on (its row is visited first).
     after_guess: DFF<Bit>,
-    // `fresh` has a bit, a cycle late (the 64-bit OR is off the path into
-    // `state`): WriteValue and CrossValue come a cycle after `fresh` changed.
-    fresh_any: DFF<Bit>,
-    solved_known: Signal<Local, Bits<64>>,
-    solved_value: Signal<Local, Bits<64>>,
     // Look and Advance: go on to the next line.
     next_line: Signal<Local, Bit>,
 }
@@ -191,10 +180,6 @@ impl Logic for ClueSolver {
             clock,
             state,
             counter,
-            line_known,
-            new_known,
-            new_value,
-            fresh,
             line_bit,
             bit_number,
             copied_cell,
@@ -204,14 +189,13 @@ impl Logic for ClueSolver {
             start_line,
             searching,
             first_only_q,
-            after_guess,
-            fresh_any
+            after_guess
         );
         self.line_solver.clock.next = self.clock.val();
         self.store.clock.next = self.clock.val();
         self.board.clock.next = self.clock.val();
         self.order.clock.next = self.clock.val();
-        self.finder.clock.next = self.clock.val();
+        self.words.clock.next = self.clock.val();
         self.search.clock.next = self.clock.val();
         self.tally.clock.next = self.clock.val();
         self.verdict.clock.next = self.clock.val();
@@ -234,13 +218,22 @@ impl Logic for ClueSolver {
         self.start_line.d.next = false;
         self.line_solver.length.next = self.order.length.val();
         self.line_solver.blocks.next = self.store.blocks.val();
-        self.line_solver.known.next = self.line_known.q.val();
+        self.line_solver.known.next = self.words.line_known.val();
         self.line_solver.value.next = self.board.read_data.val();
-        self.solved_known.next = self.line_solver.can_fill.val() ^ self.line_solver.can_empty.val();
-        self.solved_value.next = self.line_solver.can_fill.val() & !self.line_solver.can_empty.val();
 
-        self.finder.fresh.next = self.fresh.q.val();
-        self.finder.value.next = self.new_value.q.val();
+        // The visited line's words load on pulses from flip-flops (see
+        // `LineWords`); Load and the search's guess load the Known word.
+        self.words.read_data.next = self.board.read_data.val();
+        self.words.load_known.next = (self.state.q.val() == State::Load) | self.search.known_load.val();
+        self.words.solved.next = self.line_solver.done.val();
+        self.words.can_fill.next = self.line_solver.can_fill.val();
+        self.words.can_empty.next = self.line_solver.can_empty.val();
+        self.words.crossing.next = self.crossing.q.val();
+        self.words.scan_load.next = self.search.scan_load.val();
+        self.words.column_mask.next = self.order.column_mask.val();
+        self.words.guess_load.next = self.search.guess_load.val();
+        self.words.guess_value.next = self.search.guess_value.val();
+        self.words.line_bit.next = self.line_bit.q.val();
 
         // The board memory: the lines its read flags name, the written
         // word's pulses (a visit's words, a crossing, an undo) and the
@@ -258,10 +251,10 @@ impl Logic for ClueSolver {
         self.board.visit_written.next = self.line_solver.done.val() | self.search.guess_load.val();
         self.board.crossing.next = self.crossing.q.val();
         self.board.undoing.next = self.search.undoing.val();
-        self.board.new_known.next = self.new_known.q.val();
-        self.board.new_value.next = self.new_value.q.val();
+        self.board.new_known.next = self.words.new_known.val();
+        self.board.new_value.next = self.words.new_value.val();
         self.board.line_bit.next = self.line_bit.q.val();
-        self.board.copied_value.next = self.finder.copied_value.val();
+        self.board.copied_value.next = self.words.copied_value.val();
         self.board.done.next = self.state.q.val() == State::Done;
         self.board.answer_kept.next = self.verdict.answer_kept.val();
         self.board.reply_value.next = self.read_value.val();
@@ -283,8 +276,8 @@ impl Logic for ClueSolver {
         self.search.trail_fits.next = self.tally.trail_fits.val();
         self.search.cycles.next = self.tally.cycles.val();
         self.search.rows.next = self.order.rows.val();
-        self.search.fresh_any.next = self.fresh_any.q.val();
-        self.search.lowest_cell.next = self.finder.lowest_cell.val();
+        self.search.fresh_any.next = self.words.fresh_any.val();
+        self.search.lowest_cell.next = self.words.lowest_cell.val();
         self.search.copied_cell.next = self.copied_cell.q.val();
         self.search.line_index.next = self.order.index.val();
         self.search.is_column.next = self.order.is_column.val();
@@ -301,7 +294,7 @@ impl Logic for ClueSolver {
         self.order.marking.next = self.marking.q.val();
         self.order.forgetting.next = self.search.forgetting.val();
         self.order.line_bit.next = self.line_bit.q.val();
-        self.order.copied_bit.next = self.finder.copied_bit.val();
+        self.order.copied_bit.next = self.words.copied_bit.val();
 
         // The counts, and the verdict's ends (in the states below).
         self.tally.start.next = self.start.val();
@@ -330,7 +323,6 @@ impl Logic for ClueSolver {
         // (The one-hot of `bit_number`: a literal, not a Constant.)
         self.line_bit.d.next = Bits::<64>::from(1u64) << self.bit_number.q.val();
         self.marking.d.next = false;
-        self.fresh_any.d.next = self.fresh.q.val().any();
         self.next_line.next = false;
         self.cleaning.d.next = false;
         self.crossing.d.next = false;
@@ -390,7 +382,6 @@ impl Logic for ClueSolver {
             }
             State::Load => {
                 self.board.read_used.next = true;
-                self.line_known.d.next = self.board.read_data.val();
                 self.start_line.d.next = true;
                 self.state.d.next = State::Start;
             }
@@ -400,8 +391,7 @@ impl Logic for ClueSolver {
                 self.state.d.next = State::Solve;
             }
             State::Solve => {
-                // (The result goes into `new_known`, `new_value`, `fresh`:
-                // see the wide registers' loads.)
+                // (The result goes into the line's words.)
                 if self.line_solver.done.val() {
                     self.state.d.next = State::WriteKnown;
                     if !self.line_solver.feasible.val() {
@@ -429,9 +419,9 @@ impl Logic for ClueSolver {
                 self.board.write_address.next = bit_cast::<8, 6>(self.order.index.val())
                     | (bit_cast::<8, 1>(self.order.is_column.val().into()) << 7)
                     | 64;
-                self.copied_cell.d.next = self.finder.lowest_cell.val();
+                self.copied_cell.d.next = self.words.lowest_cell.val();
                 self.state.d.next = State::Advance;
-                if self.fresh_any.q.val() {
+                if self.words.fresh_any.val() {
                     self.crossing.d.next = true;
                     self.state.d.next = State::CrossRead;
                 }
@@ -456,11 +446,11 @@ impl Logic for ClueSolver {
                 self.board.write_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
                     | (bit_cast::<8, 1>((!self.order.is_column.val()).into()) << 7)
                     | 64;
-                self.copied_cell.d.next = self.finder.lowest_cell.val();
+                self.copied_cell.d.next = self.words.lowest_cell.val();
                 self.tally.fixing.next = true;
                 self.search.push.next = self.searching.q.val();
                 self.state.d.next = State::Advance;
-                if self.fresh_any.q.val() {
+                if self.words.fresh_any.val() {
                     self.crossing.d.next = true;
                     self.state.d.next = State::CrossRead;
                 }
@@ -482,9 +472,6 @@ impl Logic for ClueSolver {
                 }
                 if self.search.guess_column_load.val() {
                     self.copied_cell.d.next = self.search.guess_column.val();
-                }
-                if self.search.known_load.val() {
-                    self.line_known.d.next = self.board.read_data.val();
                 }
                 if self.search.guess_fetch.val() {
                     self.after_guess.d.next = true;
@@ -509,32 +496,6 @@ impl Logic for ClueSolver {
         self.order.guess_row.next = self.search.guess_row.val();
         if self.search.to_guess.val() {
             self.searching.d.next = true;
-        }
-
-        // The wide registers' loads, on pulses from flip-flops (decoded from
-        // `state` their enables cost the clue bitstream 100 MHz): the line
-        // solver's result (its `done` comes only in Solve); CrossRead, where
-        // `crossing` is high, takes the copied cell out of `fresh`;
-        // ScanCheck takes the scanned row's unknown cells into `fresh`;
-        // GuessSet sets the guessed cell in the row's words.
-        if self.line_solver.done.val() {
-            self.new_known.d.next = self.solved_known.val();
-            self.new_value.d.next = self.solved_value.val();
-            self.fresh.d.next = self.solved_known.val() & !self.line_known.q.val();
-        }
-        if self.crossing.q.val() {
-            self.fresh.d.next = self.fresh.q.val() & !self.finder.copied_bit.val();
-        }
-        if self.search.scan_load.val() {
-            self.fresh.d.next = !self.board.read_data.val() & self.order.column_mask.val();
-        }
-        if self.search.guess_load.val() {
-            self.new_known.d.next = self.line_known.q.val() | self.line_bit.q.val();
-            self.new_value.d.next = self.board.read_data.val() & !self.line_bit.q.val();
-            if self.search.guess_value.val() {
-                self.new_value.d.next = self.board.read_data.val() | self.line_bit.q.val();
-            }
-            self.fresh.d.next = self.line_bit.q.val();
         }
 
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
@@ -585,7 +546,7 @@ impl Logic for ClueSolver {
             (self.look_fetch.val() | (self.state.q.val() == State::Fetch)) & self.keeps_state.val();
         self.board.read_cross.next = ((((self.state.q.val() == State::WriteValue)
             | (self.state.q.val() == State::CrossValue))
-            & self.fresh_any.q.val())
+            & self.words.fresh_any.val())
             | (self.state.q.val() == State::CrossRead))
             & self.keeps_state.val();
         self.board.read_scan.next = (self.state.d.val() == State::Search) & self.search.next_scan.val();
