@@ -8,7 +8,7 @@
 //! crossing line is dirty). 2 cycles plus 3 a fresh cell, as `clue_model`
 //! counts.
 //!
-//! `begin` starts the steps; `done` is high in their last cycle (the solver
+//! `start` starts the steps; `done` is high in their last cycle (the solver
 //! goes on to its next line then). Whether a cell is left is `fresh_any`, a
 //! cycle late after each change of `fresh`: Value and CrossValue are a
 //! cycle after it changed (the line solver's result, a crossing's
@@ -29,7 +29,7 @@ enum Step {
 #[derive(LogicBlock, Default)]
 pub struct CrossingWriter {
     pub clock: Signal<In, Clock>,
-    pub begin: Signal<In, Bit>,
+    pub start: Signal<In, Bit>,
     pub abort: Signal<In, Bit>,
     /// The visited line, and the cell being copied (its index in the line,
     /// so the crossing line's index).
@@ -116,7 +116,7 @@ impl Logic for CrossingWriter {
                 self.step.d.next = Step::CrossRead;
             }
         }
-        if self.begin.val() {
+        if self.start.val() {
             self.step.d.next = Step::Known;
         }
         if self.abort.val() {
@@ -144,10 +144,10 @@ mod tests {
             let (index, column, fresh) = (rng.below(64), rng.below(2) == 1, rng.below(5));
             uut.index.next = index.into();
             uut.is_column.next = column;
-            uut.begin.next = true;
+            uut.start.next = true;
             uut.fresh_any.next = false;
             tick(&mut uut, |u| &mut u.clock);
-            uut.begin.next = false;
+            uut.start.next = false;
             let line = index | (column as u64) << 7;
             let mut writes = vec![];
             let (mut left, mut cycles, mut crossings) = (fresh, 0, 0);

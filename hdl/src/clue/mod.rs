@@ -17,6 +17,7 @@ pub mod clue_model;
 pub mod clue_protocol;
 pub mod clue_store;
 pub mod core;
+pub mod crossing_writer;
 pub mod fresh_finder;
 pub mod line_logic;
 pub mod line_solver;

@@ -9,6 +9,8 @@
 //!   lines are dirty;
 //! * [`LineWords`](crate::clue::line_words): the visited line's words, and
 //!   which newly fixed cell is copied into its crossing line next;
+//! * [`CrossingWriter`](crate::clue::crossing_writer): the visited line
+//!   written back, and each newly fixed cell into its crossing line;
 //! * [`Search`](crate::clue::search): the depth-first search and its undo
 //!   trail, which the solver hands the board to at a stall;
 //! * [`Tally`](crate::clue::tally): the counts (cells, known cells, cycles,
@@ -48,6 +50,7 @@
 use crate::clue::board_memory::BoardMemory;
 use crate::clue::clue_store::ClueStore;
 use crate::clue::clue_store::CLUE_STORE_BITS;
+use crate::clue::crossing_writer::CrossingWriter;
 use crate::clue::line_solver::LineSolver;
 use crate::clue::line_words::LineWords;
 use crate::clue::search::Search;
@@ -72,11 +75,8 @@ enum State {
     Load,
     Start,
     Solve,
-    WriteKnown,
-    WriteValue,
-    CrossRead,
-    CrossKnown,
-    CrossValue,
+    /// The crossing writer writes the line and its crossings.
+    Write,
     Advance,
     /// The search block has the board (its `finish` or `guess_set` ends
     /// this state).
@@ -137,6 +137,7 @@ pub struct ClueSolver {
     board: BoardMemory,
     order: VisitOrder,
     words: LineWords,
+    writer: CrossingWriter,
     search: Search,
     tally: Tally,
     verdict: Verdict,
@@ -149,10 +150,9 @@ pub struct ClueSolver {
     bit_number: DFF<Bits<6>>,
     // The cell being copied into its crossing line, or guessed.
     copied_cell: DFF<Bits<6>>,
-    // Pulses for the dirty bits (see `VisitOrder`): Fetch, CrossRead, a
-    // guess's WriteKnown (and the search's backtrack).
+    // Pulses for the dirty bits (see `VisitOrder`): Fetch, a guess's first
+    // write (and the writer's `crossing`, the search's backtrack).
     cleaning: DFF<Bit>,
-    crossing: DFF<Bit>,
     marking: DFF<Bit>,
     // The next state's read flags, from the state before (see the end).
     keeps_state: Signal<Local, Bit>,
@@ -184,7 +184,6 @@ impl Logic for ClueSolver {
             bit_number,
             copied_cell,
             cleaning,
-            crossing,
             marking,
             start_line,
             searching,
@@ -196,6 +195,7 @@ impl Logic for ClueSolver {
         self.board.clock.next = self.clock.val();
         self.order.clock.next = self.clock.val();
         self.words.clock.next = self.clock.val();
+        self.writer.clock.next = self.clock.val();
         self.search.clock.next = self.clock.val();
         self.tally.clock.next = self.clock.val();
         self.verdict.clock.next = self.clock.val();
@@ -228,7 +228,7 @@ impl Logic for ClueSolver {
         self.words.solved.next = self.line_solver.done.val();
         self.words.can_fill.next = self.line_solver.can_fill.val();
         self.words.can_empty.next = self.line_solver.can_empty.val();
-        self.words.crossing.next = self.crossing.q.val();
+        self.words.crossing.next = self.writer.crossing.val();
         self.words.scan_load.next = self.search.scan_load.val();
         self.words.column_mask.next = self.order.column_mask.val();
         self.words.guess_load.next = self.search.guess_load.val();
@@ -249,7 +249,7 @@ impl Logic for ClueSolver {
         self.board.undo_row.next = self.search.undo_row.val();
         self.board.undo_column.next = self.search.undo_column.val();
         self.board.visit_written.next = self.line_solver.done.val() | self.search.guess_load.val();
-        self.board.crossing.next = self.crossing.q.val();
+        self.board.crossing.next = self.writer.crossing.val();
         self.board.undoing.next = self.search.undoing.val();
         self.board.new_known.next = self.words.new_known.val();
         self.board.new_value.next = self.words.new_value.val();
@@ -283,6 +283,13 @@ impl Logic for ClueSolver {
         self.search.is_column.next = self.order.is_column.val();
         self.search.push.next = false;
 
+        self.writer.start.next = false;
+        self.writer.abort.next = self.abort.val();
+        self.writer.index.next = self.order.index.val();
+        self.writer.is_column.next = self.order.is_column.val();
+        self.writer.copied_cell.next = self.copied_cell.q.val();
+        self.writer.fresh_any.next = self.words.fresh_any.val();
+
         self.order.start.next = self.start.val();
         self.order.start_rows.next = self.rows.val();
         self.order.start_columns.next = self.columns.val();
@@ -290,7 +297,7 @@ impl Logic for ClueSolver {
         self.order.clearing.next = self.state.q.val() == State::Clear;
         self.order.counter.next = self.counter.q.val();
         self.order.cleaning.next = self.cleaning.q.val();
-        self.order.crossing.next = self.crossing.q.val();
+        self.order.crossing.next = self.writer.crossing.val();
         self.order.marking.next = self.marking.q.val();
         self.order.forgetting.next = self.search.forgetting.val();
         self.order.line_bit.next = self.line_bit.q.val();
@@ -325,7 +332,6 @@ impl Logic for ClueSolver {
         self.marking.d.next = false;
         self.next_line.next = false;
         self.cleaning.d.next = false;
-        self.crossing.d.next = false;
 
         match self.state.q.val() {
             State::Idle => {}
@@ -393,66 +399,34 @@ impl Logic for ClueSolver {
             State::Solve => {
                 // (The result goes into the line's words.)
                 if self.line_solver.done.val() {
-                    self.state.d.next = State::WriteKnown;
-                    if !self.line_solver.feasible.val() {
-                        if self.searching.q.val() {
-                            self.search.enter_check.next = true;
-                            self.search.backtrack.next = true;
-                            self.state.d.next = State::Search;
-                        } else {
-                            self.verdict.contradiction.next = true;
-                            self.state.d.next = State::Done;
-                        }
+                    if self.line_solver.feasible.val() {
+                        self.writer.start.next = true;
+                        self.state.d.next = State::Write;
+                    } else if self.searching.q.val() {
+                        self.search.enter_check.next = true;
+                        self.search.backtrack.next = true;
+                        self.state.d.next = State::Search;
+                    } else {
+                        self.verdict.contradiction.next = true;
+                        self.state.d.next = State::Done;
                     }
                 }
             }
-            State::WriteKnown => {
-                // A guess's row is dirty (`line_bit` is its bit from WriteValue on).
-                self.marking.d.next = self.after_guess.q.val();
-                self.board.write.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.order.index.val())
-                    | (bit_cast::<8, 1>(self.order.is_column.val().into()) << 7);
-                self.state.d.next = State::WriteValue;
-            }
-            State::WriteValue => {
-                self.board.write.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.order.index.val())
-                    | (bit_cast::<8, 1>(self.order.is_column.val().into()) << 7)
-                    | 64;
-                self.copied_cell.d.next = self.words.lowest_cell.val();
-                self.state.d.next = State::Advance;
-                if self.words.fresh_any.val() {
-                    self.crossing.d.next = true;
-                    self.state.d.next = State::CrossRead;
+            State::Write => {
+                // A guess's row is dirty (`line_bit` is its bit from the
+                // second write on). Each fresh cell's crossing: see
+                // `CrossingWriter`.
+                self.marking.d.next = self.writer.at_known.val() & self.after_guess.q.val();
+                self.board.write.next = self.writer.write.val();
+                self.board.write_address.next = self.writer.write_address.val();
+                self.board.read_used.next = self.writer.read_used.val();
+                if self.writer.take_cell.val() {
+                    self.copied_cell.d.next = self.words.lowest_cell.val();
                 }
-            }
-            // Each newly fixed cell into the other copy: read its Known and
-            // Value words, set this line's bit in both.
-            State::CrossRead => {
-                // (The cell's value reaches the finder's `copied_value` for
-                // CrossValue.)
-                self.board.read_used.next = true;
-                self.state.d.next = State::CrossKnown;
-            }
-            State::CrossKnown => {
-                self.board.read_used.next = true;
-                self.board.write.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
-                    | (bit_cast::<8, 1>((!self.order.is_column.val()).into()) << 7);
-                self.state.d.next = State::CrossValue;
-            }
-            State::CrossValue => {
-                self.board.write.next = true;
-                self.board.write_address.next = bit_cast::<8, 6>(self.copied_cell.q.val())
-                    | (bit_cast::<8, 1>((!self.order.is_column.val()).into()) << 7)
-                    | 64;
-                self.copied_cell.d.next = self.words.lowest_cell.val();
-                self.tally.fixing.next = true;
-                self.search.push.next = self.searching.q.val();
-                self.state.d.next = State::Advance;
-                if self.words.fresh_any.val() {
-                    self.crossing.d.next = true;
-                    self.state.d.next = State::CrossRead;
+                self.tally.fixing.next = self.writer.fixed.val();
+                self.search.push.next = self.writer.fixed.val() & self.searching.q.val();
+                if self.writer.done.val() {
+                    self.state.d.next = State::Advance;
                 }
             }
             State::Advance => {
@@ -477,7 +451,8 @@ impl Logic for ClueSolver {
                     self.after_guess.d.next = true;
                 }
                 if self.search.guess_set.val() {
-                    self.state.d.next = State::WriteKnown;
+                    self.writer.start.next = true;
+                    self.state.d.next = State::Write;
                 }
                 if self.search.finish.val() {
                     // (The verdict takes the search's end.)
@@ -544,11 +519,7 @@ impl Logic for ClueSolver {
         self.board.read_reply.next = self.state.d.val() == State::Done;
         self.board.read_line.next =
             (self.look_fetch.val() | (self.state.q.val() == State::Fetch)) & self.keeps_state.val();
-        self.board.read_cross.next = ((((self.state.q.val() == State::WriteValue)
-            | (self.state.q.val() == State::CrossValue))
-            & self.words.fresh_any.val())
-            | (self.state.q.val() == State::CrossRead))
-            & self.keeps_state.val();
+        self.board.read_cross.next = self.writer.next_cross.val() & self.keeps_state.val();
         self.board.read_scan.next = (self.state.d.val() == State::Search) & self.search.next_scan.val();
         self.board.read_guess.next = (self.state.d.val() == State::Search) & self.search.next_guess.val();
         self.board.read_save.next = self.next_save_read.val() & self.keeps_state.val();
@@ -556,7 +527,7 @@ impl Logic for ClueSolver {
             (self.state.d.val() == State::Search) & self.search.next_undo_row.val();
         self.board.read_undo_column.next = self.search.undoing_row.val() & self.keeps_state.val();
         self.board.read_value_copy.next = ((self.state.q.val() == State::Fetch)
-            | (self.state.q.val() == State::CrossRead)
+            | self.writer.cross_read.val()
             | self.search.guess_fetch.val()
             | self.next_save_read.val())
             & self.keeps_state.val();
