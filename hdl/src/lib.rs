@@ -1,8 +1,9 @@
 //! Gateware of the nonogram solver (RustHDL), its wire protocols and its
 //! reference models, one folder an engine:
 //!
-//! * [`link`]: the UARTs, the framer and protocol v1's messages, which both
-//!   engines speak;
+//! * [`link`]: the UARTs, the framer, the board session, the replies'
+//!   message sender and STATUS fields, and protocol v1's messages, which
+//!   both engines share;
 //! * [`dnf`]: the mission's engine: options streamed in, filtered in block
 //!   RAM (protocol v1);
 //! * [`clue`]: the clue engine: line solving from clues, and search

@@ -5,8 +5,9 @@
 //! * [`core`]: the whole engine behind its UART: parser, solver, reply;
 //! * [`parser`]: protocol v2's messages into the clue store;
 //! * [`solver`]: the state machine of visits, around [`line_solver`],
-//!   [`clue_store`], [`board_memory`], [`visit_order`], [`fresh_finder`],
-//!   [`search`] (with its [`trail`]), [`tally`] and [`verdict`];
+//!   [`clue_store`], [`board_memory`], [`visit_order`], [`line_words`]
+//!   (with the [`fresh_finder`]), [`crossing_writer`], [`search`] (with its
+//!   [`trail`]), [`tally`] and [`verdict`];
 //! * [`reply`]: the verdict and the board as protocol v2 messages;
 //! * [`clue_protocol`]: protocol v2's encoding, for hosts and tests;
 //! * [`clue_model`]: the engine in plain Rust, cycle for cycle;
