@@ -2,8 +2,8 @@
 //!
 //! [`LineBits`] is a line's cells as a bit set (bit i = cell i). Lines up to
 //! 64 cells use a `u64`, which keeps the census fast; longer lines use
-//! [`WideLine`], a `bitvec` bit array. The search in `mod.rs` is written once
-//! for both.
+//! [`WideLine`], a `bitvec` bit array. The search is written once for both
+//! (`bits.rs`).
 //!
 //! Line logic fixes every cell on which all fills of the clue that agree with
 //! the known cells agree. A line with few options filters its precomputed
@@ -174,6 +174,11 @@ impl<L: LineBits> LineKind<L> {
             length,
             method,
         }
+    }
+
+    /// The clue's blocks (no zeros).
+    pub fn blocks(&self) -> &[usize] {
+        &self.blocks
     }
 
     /// Cells that must be filled and cells that must be empty, given the

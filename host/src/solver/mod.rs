@@ -2,17 +2,19 @@
 //!
 //! Line logic is the same as the board's (and `nonogram_hdl::dnf::model`'s): a
 //! line fixes every cell on which all its fills that agree with the known
-//! cells agree (see [`line`]). Search branches on an unknown cell of the line
-//! with the fewest unknown cells, and counts solutions up to a limit, keeping
-//! the first two; in puzzles over 64 cells it first probes every unknown cell
-//! both ways (a value line logic refutes fixes the other; cells both tries
-//! agree on are fixed), which takes random 30×30 grids from minutes to a
-//! fraction of a second. Line solutions are cached: probing asks the same
-//! line questions many times. A search that takes more than
-//! [`sat::SAT_AFTER_NODES`] nodes while looking for one or two solutions is
-//! handed to a SAT solver (CaDiCaL, see [`sat`]), from the cells line logic
-//! and probing fixed at the root: it learns from dead ends, so the
-//! tournaments' hardest puzzles take seconds, not minutes.
+//! cells agree (see [`line`]). Search ([`search`], shared with the colour
+//! solver) counts solutions up to a limit, keeping the first two; in puzzles
+//! over 64 cells it probes every unknown cell both ways at every node (a
+//! value line logic refutes fixes the other; cells both tries agree on are
+//! fixed), which takes random 30×30 grids from minutes to a fraction of a
+//! second, and branches on the cell whose probes fixed the most; in smaller
+//! ones it branches on an unknown cell of the line with the fewest. Line
+//! solutions are cached ([`bits`]): probing asks the same line questions
+//! many times. A search that takes more than [`sat::SAT_AFTER_NODES`] nodes
+//! while looking for one or two solutions is handed to a SAT solver
+//! (CaDiCaL, see [`sat`]), from the cells line logic and probing fixed at
+//! the root: it learns from dead ends, so the tournaments' hardest puzzles
+//! take seconds, not minutes.
 //!
 //! Puzzles up to 64×64 run on `u64` lines, bigger ones (up to
 //! [`MAX_CELLS`] a side) on `bitvec` lines; [`Solver`] picks. It keeps
@@ -20,14 +22,15 @@
 //! grid) costs well under a microsecond per puzzle on most grids. A
 //! [`Budget`] stops a search that runs too long.
 
+mod bits;
 mod line;
 pub mod sat;
+pub mod search;
 
-use line::LineKind;
+use bits::Bits;
 pub use line::{dp_line, DpScratch, LineBits, WideLine};
-use rustc_hash::FxHashMap;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use search::{Grid, Search};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -88,125 +91,15 @@ pub struct Budget {
     pub progress: Option<Arc<dyn Fn(u64) + Send + Sync>>,
 }
 
-impl Budget {
-    fn is_set(&self) -> bool {
-        self.deadline.is_some() || self.stop.is_some() || self.progress.is_some()
-    }
-}
-
-/// Lines waiting for a visit, lowest first.
-#[derive(Clone, Debug, Default)]
-struct LineSet {
-    words: Vec<u64>,
-}
-
-impl LineSet {
-    fn reset(&mut self, lines: usize) {
-        self.words.clear();
-        self.words.resize(lines.div_ceil(64), 0);
-    }
-    fn insert(&mut self, line: usize) {
-        self.words[line / 64] |= 1 << (line % 64);
-    }
-    fn insert_all(&mut self, lines: usize) {
-        (0..lines).for_each(|l| self.insert(l));
-    }
-    fn clear(&mut self) {
-        self.words.iter_mut().for_each(|w| *w = 0);
-    }
-    fn pop(&mut self) -> Option<usize> {
-        let (i, w) = self.words.iter_mut().enumerate().find(|(_, w)| **w != 0)?;
-        let bit = w.trailing_zeros() as usize;
-        *w &= *w - 1;
-        Some(i * 64 + bit)
-    }
-}
-
-/// Outcome of propagating line logic on one state.
-enum Fix {
-    Done,
-    Contradiction(usize),
-}
-
-/// The solver for one line type.
-struct Core<L> {
-    /// Probe in puzzles with more cells than this.
-    probe_above: usize,
-    kinds: Vec<LineKind<L>>,
-    index: HashMap<Vec<usize>, usize>,
-    key: Vec<usize>,
-    /// Kind of each line of the current puzzle (rows, then columns).
-    lines: Vec<usize>,
-    height: usize,
-    width: usize,
-    /// Search states, one per depth: known rows, value rows, known columns, value columns.
-    stack: Vec<Vec<L>>,
-    nodes: u64,
-    dirty: LineSet,
-    scratch: DpScratch,
-    budget: Budget,
-    ticks: u64,
-    stopped: bool,
-    /// Cells to probe again: their row or column changed since their last
-    /// probe at this node.
-    stale: Vec<bool>,
-    /// The branch the last probing chose: the cell whose two tries fixed
-    /// the most cells (the product of the two counts, each plus one), and the value that
-    /// fixed more.
-    branch: Option<(usize, usize, bool)>,
-    /// Line solutions already computed: (line kind, known, value) to what
-    /// the line solver said. Probing asks the same questions again and
-    /// again (a cell's two probes reach many of the same line states, and
-    /// so do its neighbours'); a look-up is several times faster than the
-    /// dynamic programme.
-    solved_lines: FxHashMap<(usize, L, L), Option<(L, L)>>,
-    /// Nodes a search for one or two solutions may take before it hands
-    /// the puzzle to the SAT solver.
-    sat_after: u64,
-    /// This search's cap: `sat_after`, or none when counting further.
-    /// Passed, the search unwinds as if stopped and the SAT solver takes
-    /// over.
-    node_cap: u64,
-}
-
-/// Entries the line cache keeps before it starts afresh (a few tens of MB).
-const LINE_CACHE_ENTRIES: usize = 1 << 20;
-
-impl<L: LineBits> Default for Core<L> {
-    fn default() -> Self {
-        Core {
-            probe_above: PROBE_ABOVE,
-            kinds: Vec::new(),
-            index: HashMap::new(),
-            key: Vec::new(),
-            lines: Vec::new(),
-            height: 0,
-            width: 0,
-            stack: Vec::new(),
-            nodes: 0,
-            dirty: LineSet::default(),
-            scratch: DpScratch::default(),
-            budget: Budget::default(),
-            ticks: 0,
-            stopped: false,
-            stale: Vec::new(),
-            branch: None,
-            solved_lines: FxHashMap::default(),
-            sat_after: sat::SAT_AFTER_NODES,
-            node_cap: u64::MAX,
-        }
-    }
-}
-
 /// A reusable solver: compiled clues are cached by (clue, length), and the
 /// search's buffers are kept between calls.
 #[derive(Default)]
 pub struct Solver {
-    narrow: Core<u64>,
-    wide: Core<WideLine>,
+    narrow: Search<Bits<u64>>,
+    wide: Search<Bits<WideLine>>,
 }
 
-/// Runs `$call` on the core whose line type holds the puzzle.
+/// Runs `$call` on the search whose line type holds the puzzle.
 macro_rules! on_core {
     ($self:ident, $rows:expr, $columns:expr, $core:ident => $call:expr) => {
         if $rows.len() <= 64 && $columns.len() <= 64 {
@@ -247,7 +140,7 @@ impl Solver {
 
     /// Line logic alone (what the board does), from scratch.
     pub fn line_solve(&mut self, rows: &[Vec<usize>], columns: &[Vec<usize>]) -> LineResult {
-        on_core!(self, rows, columns, core => core.line_solve(rows, columns))
+        on_core!(self, rows, columns, core => line_solve_on(core, rows, columns))
     }
 
     /// Counts solutions up to `limit` (at least 1).
@@ -270,434 +163,60 @@ impl Solver {
         partial: Option<&[Option<bool>]>,
         limit: usize,
     ) -> Solutions {
-        on_core!(self, rows, columns, core => core.count_from(rows, columns, partial, limit))
+        on_core!(self, rows, columns, core => count_on(core, rows, columns, partial, limit))
     }
 }
 
-impl<L: LineBits> Core<L> {
-    fn kind(&mut self, clue: &[usize], length: usize) -> usize {
-        self.key.clear();
-        self.key.push(length);
-        self.key.extend(clue.iter().filter(|&&b| b > 0));
-        if let Some(&i) = self.index.get(self.key.as_slice()) {
-            return i;
-        }
-        self.kinds.push(LineKind::new(clue, length));
-        self.index.insert(self.key.clone(), self.kinds.len() - 1);
-        self.kinds.len() - 1
+fn line_solve_on<L: LineBits>(
+    core: &mut Search<Bits<L>>,
+    rows: &[Vec<usize>],
+    columns: &[Vec<usize>],
+) -> LineResult {
+    core.grid.load(rows, columns);
+    core.root();
+    let logic = core.line_logic();
+    let cells = core.grid.cells(core.root_state());
+    let outcome = match logic {
+        Err(_) => LineOutcome::Contradiction,
+        Ok(()) if cells.iter().all(Option::is_some) => LineOutcome::Solved,
+        Ok(()) => LineOutcome::Stalled,
+    };
+    LineResult {
+        outcome,
+        cells,
+        contradiction_line: logic.err(),
     }
+}
 
-    fn load(&mut self, rows: &[Vec<usize>], columns: &[Vec<usize>]) {
-        assert!(
-            rows.len() <= L::CELLS && columns.len() <= L::CELLS,
-            "the solver takes at most {} rows and columns",
-            L::CELLS
-        );
-        if self.kinds.len() > 100_000 {
-            self.kinds.clear();
-            self.index.clear();
-            self.solved_lines.clear();
-        }
-        self.height = rows.len();
-        self.width = columns.len();
-        self.lines.clear();
-        for clue in rows {
-            let k = self.kind(clue, columns.len());
-            self.lines.push(k);
-        }
-        for clue in columns {
-            let k = self.kind(clue, rows.len());
-            self.lines.push(k);
-        }
-        self.dirty.reset(rows.len() + columns.len());
-        self.nodes = 0;
-        self.ticks = 0;
-        self.stopped = false;
-    }
-
-    /// Whether the budget has run out; looks at the clock every 32 calls.
-    fn out_of_budget(&mut self) -> bool {
-        if self.stopped || !self.budget.is_set() {
-            return self.stopped;
-        }
-        self.ticks += 1;
-        if self.ticks % 32 != 0 {
-            return false;
-        }
-        if let Some(progress) = &self.budget.progress {
-            progress(self.nodes);
-        }
-        self.stopped = self
-            .budget
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-            || self.budget.deadline.is_some_and(|d| Instant::now() >= d);
-        self.stopped
-    }
-
-    /// Makes sure state `depth` exists and returns it zeroed, or copied from `depth - 1`.
-    fn prepare(&mut self, depth: usize, copy: bool) {
-        if copy {
-            self.prepare_from(depth - 1, depth);
-        } else {
-            while self.stack.len() <= depth {
-                self.stack.push(Vec::new());
-            }
-            let len = 2 * (self.height + self.width);
-            let s = &mut self.stack[depth];
-            s.clear();
-            s.resize(len, L::default());
+fn count_on<L: LineBits>(
+    core: &mut Search<Bits<L>>,
+    rows: &[Vec<usize>],
+    columns: &[Vec<usize>],
+    partial: Option<&[Option<bool>]>,
+    limit: usize,
+) -> Solutions {
+    core.grid.load(rows, columns);
+    let (grid, root) = core.root();
+    let w = columns.len();
+    for (i, cell) in partial
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .take(rows.len() * w)
+    {
+        if let Some(filled) = cell {
+            grid.set(root, i / w, i % w, *filled);
         }
     }
-
-    /// Copies state `from` into state `into` (> from).
-    fn prepare_from(&mut self, from: usize, into: usize) {
-        while self.stack.len() <= into {
-            self.stack.push(Vec::new());
-        }
-        let (lo, hi) = self.stack.split_at_mut(into);
-        hi[0].clear();
-        hi[0].extend_from_slice(&lo[from]);
-    }
-
-    /// Sets cell (r, c) in state `depth`.
-    fn set(&mut self, depth: usize, r: usize, c: usize, filled: bool) {
-        let (h, w) = (self.height, self.width);
-        let s = &mut self.stack[depth];
-        s[r].set(c);
-        s[2 * h + c].set(r);
-        if filled {
-            s[h + r].set(c);
-            s[2 * h + w + c].set(r);
-        }
-    }
-
-    /// Line logic to a fixpoint on state `depth`, from the lines in `dirty`
-    /// (left empty).
-    fn propagate(&mut self, depth: usize) -> Fix {
-        let (h, w) = (self.height, self.width);
-        let Core {
-            stack,
-            kinds,
-            lines,
-            dirty,
-            scratch,
-            solved_lines,
-            ..
-        } = self;
-        let s = &mut stack[depth];
-        while let Some(line) = dirty.pop() {
-            // This line's known and value words, the crossing lines' words,
-            // this line's index in them, and the crossing lines' numbers.
-            let (ko, vo, cross_k, cross_v, idx, cross_base) = if line < h {
-                (line, h + line, 2 * h, 2 * h + w, line, h)
-            } else {
-                let c = line - h;
-                (2 * h + c, 2 * h + w + c, 0, h, c, 0)
-            };
-            let (known, value) = (s[ko], s[vo]);
-            if solved_lines.len() >= LINE_CACHE_ENTRIES {
-                solved_lines.clear();
-            }
-            let kind = lines[line];
-            let solved = *solved_lines
-                .entry((kind, known, value))
-                .or_insert_with(|| kinds[kind].solve(known, value, scratch));
-            let Some((must_fill, must_empty)) = solved else {
-                dirty.clear();
-                return Fix::Contradiction(line);
-            };
-            let mut new = (must_fill | must_empty) & !known;
-            if new.is_empty() {
-                continue;
-            }
-            s[ko] |= new;
-            s[vo] |= must_fill & new;
-            while let Some(i) = new.first_one() {
-                new.clear(i);
-                s[cross_k + i].set(idx);
-                if must_fill.get(i) {
-                    s[cross_v + i].set(idx);
-                }
-                dirty.insert(cross_base + i);
-            }
-        }
-        Fix::Done
-    }
-
-    fn cells(&self, depth: usize) -> Vec<Option<bool>> {
-        let (h, w) = (self.height, self.width);
-        let s = &self.stack[depth];
-        (0..h * w)
-            .map(|i| {
-                let (r, c) = (i / w, i % w);
-                s[r].get(c).then_some(s[h + r].get(c))
-            })
-            .collect()
-    }
-
-    fn load_partial(&mut self, partial: Option<&[Option<bool>]>) {
-        self.prepare(0, false);
-        if let Some(cells) = partial {
-            let w = self.width;
-            for (i, c) in cells.iter().enumerate().take(self.height * w) {
-                if let Some(v) = c {
-                    self.set(0, i / w, i % w, *v);
-                }
-            }
-        }
-    }
-
-    fn line_solve(&mut self, rows: &[Vec<usize>], columns: &[Vec<usize>]) -> LineResult {
-        self.load(rows, columns);
-        self.load_partial(None);
-        self.dirty.insert_all(self.height + self.width);
-        let fix = self.propagate(0);
-        let cells = self.cells(0);
-        match fix {
-            Fix::Contradiction(line) => LineResult {
-                outcome: LineOutcome::Contradiction,
-                cells,
-                contradiction_line: Some(line),
-            },
-            Fix::Done => LineResult {
-                outcome: if cells.iter().all(Option::is_some) {
-                    LineOutcome::Solved
-                } else {
-                    LineOutcome::Stalled
-                },
-                cells,
-                contradiction_line: None,
-            },
-        }
-    }
-
-    fn count_from(
-        &mut self,
-        rows: &[Vec<usize>],
-        columns: &[Vec<usize>],
-        partial: Option<&[Option<bool>]>,
-        limit: usize,
-    ) -> Solutions {
-        self.load(rows, columns);
-        self.load_partial(partial);
-        self.dirty.insert_all(self.height + self.width);
-        let mut found = Solutions::default();
-        // The SAT solver stops at two solutions; counting more stays here.
-        self.node_cap = if limit <= 2 { self.sat_after } else { u64::MAX };
-        self.search(0, limit.max(1), &mut found);
-        found.nodes = self.nodes;
-        found.fixed = self.cells(0);
-        if self.nodes > self.node_cap {
-            let (solutions, stopped) = sat::solve(rows, columns, &found.fixed, limit.max(1), &self.budget);
-            let mut solutions = solutions.into_iter();
-            found.first = solutions.next();
-            found.second = solutions.next();
-            found.count = found.first.iter().chain(&found.second).count();
-            found.by_sat = true;
-            self.stopped = stopped;
-        }
-        found.gave_up = self.stopped;
-        found
-    }
-
-    /// Tries `value` at (r, c) on a copy of state `depth` put in `into`;
-    /// whether line logic survives it.
-    fn try_value(&mut self, depth: usize, into: usize, r: usize, c: usize, value: bool) -> bool {
-        self.prepare_from(depth, into);
-        self.set(into, r, c, value);
-        self.dirty.insert(r);
-        self.dirty.insert(self.height + c);
-        matches!(self.propagate(into), Fix::Done)
-    }
-
-    /// Fixes (r, c) to `value` in state `depth` for good: its lines are
-    /// dirty, and every cell of them is to be probed again.
-    fn fix(&mut self, depth: usize, r: usize, c: usize, value: bool) {
-        let (h, w) = (self.height, self.width);
-        self.set(depth, r, c, value);
-        self.dirty.insert(r);
-        self.dirty.insert(h + c);
-        self.stale[r * w..(r + 1) * w].iter_mut().for_each(|s| *s = true);
-        (0..h).for_each(|row| self.stale[row * w + c] = true);
-    }
-
-    /// Before probing at `depth`: every cell is stale at the root; below
-    /// it, the parent's probe results stand except in the lines the guess
-    /// and its line logic changed.
-    fn mark_stale(&mut self, depth: usize) {
-        let (h, w) = (self.height, self.width);
-        if depth == 0 || self.stale.len() != h * w {
-            self.stale.clear();
-            self.stale.resize(h * w, true);
-            return;
-        }
-        for r in (0..h).filter(|&r| self.stack[depth][r] != self.stack[depth - 1][r]) {
-            self.stale[r * w..(r + 1) * w].iter_mut().for_each(|s| *s = true);
-        }
-        for c in (0..w).filter(|&c| self.stack[depth][2 * h + c] != self.stack[depth - 1][2 * h + c]) {
-            (0..h).for_each(|row| self.stale[row * w + c] = true);
-        }
-    }
-
-    /// Known cells in state `depth`.
-    fn known_count(&self, depth: usize) -> usize {
-        self.stack[depth][..self.height]
-            .iter()
-            .map(|k| k.count_ones())
-            .sum()
-    }
-
-    /// Probing: every unknown cell is tried both ways with line logic; a
-    /// value that fails fixes the other, and cells on which both tries agree
-    /// are fixed. Rounds repeat until one fixes nothing; a cell is tried
-    /// again only when its row or column changed since its last try (the
-    /// strongest tournament solvers skip the others too). Leaves in
-    /// `branch` the cell whose tries fixed the most. `false` on a
-    /// contradiction; `true` also when the budget runs out.
-    fn probe(&mut self, depth: usize) -> bool {
-        let (h, w) = (self.height, self.width);
-        let mut best: Option<(usize, usize, usize, bool)> = None;
-        loop {
-            let mut changed = false;
-            for r in 0..h {
-                for c in 0..w {
-                    if self.stack[depth][r].get(c) || !self.stale[r * w + c] {
-                        continue;
-                    }
-                    if self.out_of_budget() {
-                        return true;
-                    }
-                    self.stale[r * w + c] = false;
-                    let filled = self.try_value(depth, depth + 1, r, c, true);
-                    let empty = self.try_value(depth, depth + 2, r, c, false);
-                    let mut fixed = false;
-                    match (filled, empty) {
-                        (false, false) => return false,
-                        (true, true) => {
-                            let before = self.known_count(depth);
-                            let gains = (
-                                self.known_count(depth + 1) - before,
-                                self.known_count(depth + 2) - before,
-                            );
-                            // Both values should fix much: the product
-                            // prefers (20, 20) to (21, 1). On icga2016's
-                            // puzzles 401-500 it took half the time of
-                            // Wu et al.'s smaller-of-the-two.
-                            let score = (gains.0 + 1) * (gains.1 + 1);
-                            if best.is_none_or(|b| score > b.0) {
-                                best = Some((score, r, c, gains.0 >= gains.1));
-                            }
-                            // Cells both tries fixed alike.
-                            for row in 0..h {
-                                let (k1, v1) = (self.stack[depth + 1][row], self.stack[depth + 1][h + row]);
-                                let (k2, v2) = (self.stack[depth + 2][row], self.stack[depth + 2][h + row]);
-                                let mut new = k1 & k2 & !(v1 ^ v2) & !self.stack[depth][row];
-                                while let Some(col) = new.first_one() {
-                                    new.clear(col);
-                                    self.fix(depth, row, col, v1.get(col));
-                                    fixed = true;
-                                }
-                            }
-                        }
-                        (only_filled, _) => {
-                            self.fix(depth, r, c, only_filled);
-                            fixed = true;
-                        }
-                    }
-                    if fixed {
-                        changed = true;
-                        if let Fix::Contradiction(_) = self.propagate(depth) {
-                            return false;
-                        }
-                    }
-                }
-            }
-            if !changed {
-                self.branch = best.map(|(_, r, c, v)| (r, c, v));
-                return true;
-            }
-        }
-    }
-
-    /// One search node: state `depth` with the lines in `dirty` to visit.
-    fn search(&mut self, depth: usize, limit: usize, found: &mut Solutions) {
-        self.nodes += 1;
-        if self.nodes > self.node_cap {
-            self.stopped = true;
-        }
-        if self.out_of_budget() {
-            self.dirty.clear();
-            return;
-        }
-        if let Fix::Contradiction(_) = self.propagate(depth) {
-            return;
-        }
-        // Probing pays off on all but small puzzles (a 5x5 census runs faster without).
-        self.branch = None;
-        if self.height * self.width > self.probe_above {
-            self.mark_stale(depth);
-            if !self.probe(depth) {
-                return;
-            }
-        }
-        if self.stopped {
-            return;
-        }
-        let (h, w) = (self.height, self.width);
-        // The line with the fewest unknown cells (> 0).
-        let mut best: Option<(usize, usize)> = None;
-        {
-            let s = &self.stack[depth];
-            let lines = (0..h)
-                .map(|r| (r, s[r], w))
-                .chain((0..w).map(|c| (h + c, s[2 * h + c], h)));
-            for (line, known, length) in lines {
-                let unknown = (!known & L::ones(length)).count_ones();
-                if unknown > 0 && best.is_none_or(|(u, _)| unknown < u) {
-                    best = Some((unknown, line));
-                }
-            }
-        }
-        let Some((_, line)) = best else {
-            found.count += 1;
-            let solution = Some(self.cells(depth).into_iter().map(|c| c == Some(true)).collect());
-            if found.first.is_none() {
-                found.first = solution;
-            } else if found.second.is_none() {
-                found.second = solution;
-            }
-            return;
-        };
-        let (r, c, first) = match self.branch.filter(|&(r, c, _)| !self.stack[depth][r].get(c)) {
-            // The probes' choice; else the first unknown cell of that line.
-            Some(chosen) => chosen,
-            None => {
-                let s = &self.stack[depth];
-                let first_unknown =
-                    |known: L, length: usize| (!known & L::ones(length)).first_one().unwrap_or(0);
-                if line < h {
-                    (line, first_unknown(s[line], w), true)
-                } else {
-                    let c = line - h;
-                    (first_unknown(s[2 * h + c], h), c, true)
-                }
-            }
-        };
-        // Both branches start from this node's probe results.
-        let stale = self.stale.clone();
-        for value in [first, !first] {
-            if found.count >= limit || self.stopped {
-                return;
-            }
-            self.stale.clone_from(&stale);
-            self.prepare(depth + 1, true);
-            self.set(depth + 1, r, c, value);
-            self.dirty.insert(r);
-            self.dirty.insert(h + c);
-            self.search(depth + 1, limit, found);
-        }
+    let found = core.count(limit);
+    Solutions {
+        count: found.count,
+        first: found.first,
+        second: found.second,
+        nodes: found.nodes,
+        gave_up: found.gave_up,
+        fixed: core.grid.cells(core.root_state()),
+        by_sat: found.by_sat,
     }
 }
 
@@ -715,6 +234,7 @@ pub fn count_solutions(rows: &[Vec<usize>], columns: &[Vec<usize>], limit: usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     fn rng(seed: &mut u64) -> u64 {
         *seed ^= *seed << 13;
