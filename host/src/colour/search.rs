@@ -1,26 +1,19 @@
-//! The colour solver: line logic to a fixpoint, probing, then search.
-//!
-//! A grid is one [`Cell`] (a bit set of possible colours) per cell.
-//! * **Line logic** visits dirty lines until none changes ([`LineSolver`]).
-//! * **Probing**, at every search node: each undecided cell is tried with
-//!   each of its colours, with line logic. A colour that leads to a
-//!   contradiction is removed. Every cell keeps only the colours some
-//!   surviving try left it (for black and white this is "cells both tries
-//!   fix alike are fixed"). Repeated until nothing changes.
-//! * **Search** branches on the cell whose tries fixed the most (the product
-//!   of each try's count plus one, as the black-and-white solver scores),
-//!   trying first the colour that fixed most, and counts solutions up to a
-//!   limit, keeping the first two.
-//! * **Hard puzzles** (block clues, one or two solutions asked for) go to
-//!   the SAT solver after [`SAT_AFTER_NODES`] nodes, from line logic's
-//!   cells, as black-and-white ones do ([`crate::solver::sat`]).
+//! The colour solver: a [`Grid`] of cells that each hold a set of possible
+//! colours (a bit set, [`Cell`]) for the search the black-and-white solver
+//! uses ([`crate::solver::search`]): line logic to a fixpoint, probing every
+//! colour of every undecided cell at every node (a colour that leads to a
+//! contradiction is removed; every cell keeps only the colours some
+//! surviving try left it), branching on the cell whose tries fixed the most,
+//! its best colour first, then the cell without that colour. Puzzles with
+//! block clues go to the SAT solver after [`SAT_AFTER_NODES`] nodes when
+//! one or two solutions are asked for ([`crate::solver::sat`]).
 
 use super::line::{Cell, LineSolver};
-use super::ColourPuzzle;
+use super::{ColourPuzzle, Rule};
 use crate::solver::sat::{self, Block, Problem};
+use crate::solver::search::{Grid, LineSet, Search};
 use crate::solver::{Budget, LineOutcome};
 use rustc_hash::FxHashMap;
-use std::time::Instant;
 
 /// What the solver found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,35 +44,17 @@ const SAT_AFTER_NODES: u64 = 16;
 /// Line answers kept before the cache starts afresh.
 const CACHE_ENTRIES: usize = 1 << 18;
 
-struct Search<'a> {
+/// A colour puzzle for the search: a state is each cell's possible colours
+/// (row-major).
+struct Colours<'a> {
     puzzle: &'a ColourPuzzle,
-    /// Each line's cells, as indices into the grid (rows, then columns).
-    lines: Vec<Vec<usize>>,
     line_solver: LineSolver,
+    /// Line answers by line and a hash of its cells (the cells are
+    /// compared on a hit): the cells before and after, `None` for no fill.
     #[allow(clippy::type_complexity)]
     cache: FxHashMap<(u32, u64), (Box<[Cell]>, Option<Box<[Cell]>>)>,
-    queued: Vec<bool>,
-    limit: usize,
-    found: Found,
-    budget: Budget,
-    stopped: bool,
-    /// Nodes before the puzzle goes to the SAT solver; reached, the search
-    /// unwinds as if stopped.
-    node_cap: u64,
-    handed_over: bool,
-    /// Stamps for [`Marks`]: one more at every change and every probe.
-    clock: u64,
-}
-
-/// When each line last changed and each cell was last probed (clock
-/// stamps), and each cell's last probe score. A cell whose row and column
-/// have not changed since its probe is not probed again. Each search node
-/// has its own copy.
-#[derive(Clone)]
-struct Marks {
-    line_changed: Vec<u64>,
-    probed: Vec<u64>,
-    score: Vec<u64>,
+    masks: Vec<Cell>,
+    answer: Vec<Cell>,
 }
 
 /// Solves `puzzle`, counting solutions up to `limit` (1: any one solution).
@@ -90,61 +65,37 @@ pub fn solve(puzzle: &ColourPuzzle, limit: usize, budget: &Budget) -> Found {
 /// [`solve`], handing a search for one or two solutions to the SAT solver
 /// after `sat_after` nodes (`u64::MAX`: never).
 pub fn solve_with(puzzle: &ColourPuzzle, limit: usize, budget: &Budget, sat_after: u64) -> Found {
-    let lines = (0..puzzle.width() + puzzle.height())
-        .map(|i| puzzle.cells_of(i))
-        .collect();
-    let mut search = Search {
+    let grid = Colours {
         puzzle,
-        lines,
         line_solver: LineSolver::default(),
         cache: FxHashMap::default(),
-        queued: Vec::new(),
-        limit: limit.max(1),
-        found: Found::default(),
-        budget: budget.clone(),
-        stopped: false,
-        node_cap: if limit <= 2 && puzzle.rule == super::Rule::Blocks {
-            sat_after
-        } else {
-            u64::MAX
-        },
-        handed_over: false,
-        clock: 1,
+        masks: Vec::new(),
+        answer: Vec::new(),
     };
-    let all: Cell = if puzzle.colours.len() >= 32 {
-        u32::MAX
-    } else {
-        (1 << puzzle.colours.len()) - 1
+    let mut search = Search::new(grid, 0, sat_after);
+    search.budget = budget.clone();
+    search.root();
+    let logic = search.line_logic();
+    let line_cells = search.root_state().clone();
+    let mut found = Found {
+        line_logic: Some(match logic {
+            Err(_) => LineOutcome::Contradiction,
+            Ok(()) if line_cells.iter().all(|c| c.count_ones() == 1) => LineOutcome::Solved,
+            Ok(()) => LineOutcome::Stalled,
+        }),
+        line_cells,
+        ..Found::default()
     };
-    let mut grid = vec![all; puzzle.width() * puzzle.height()];
-    let every_line: Vec<usize> = (0..search.lines.len()).collect();
-    let logic = search.propagate(&mut grid, &every_line);
-    search.found.line_logic = Some(match logic {
-        Err(_) => LineOutcome::Contradiction,
-        Ok(()) if grid.iter().all(|c| c.count_ones() == 1) => LineOutcome::Solved,
-        Ok(()) => LineOutcome::Stalled,
-    });
-    search.found.line_cells = grid.clone();
     if logic.is_ok() {
-        let cells = grid.len();
-        let marks = Marks {
-            line_changed: vec![1; search.lines.len()],
-            probed: vec![0; cells],
-            score: vec![0; cells],
-        };
-        search.node(grid, &[], marks);
+        let tally = search.count(limit);
+        found.count = tally.count;
+        found.first = tally.first;
+        found.second = tally.second;
+        found.nodes = tally.nodes;
+        found.gave_up = tally.gave_up;
+        found.by_sat = tally.by_sat;
     }
-    if search.handed_over {
-        let sat = solve_by_sat(puzzle, &search.found.line_cells, search.limit, budget);
-        let mut solutions = sat.solutions.into_iter();
-        search.found.first = solutions.next();
-        search.found.second = solutions.next();
-        search.found.count = search.found.first.iter().chain(&search.found.second).count();
-        search.found.by_sat = true;
-        search.stopped = sat.stopped;
-    }
-    search.found.gave_up = search.stopped;
-    search.found
+    found
 }
 
 /// Up to `limit` solutions of a block-clue puzzle by the SAT solver, each
@@ -169,264 +120,146 @@ fn solve_by_sat(puzzle: &ColourPuzzle, allowed: &[Cell], limit: usize, budget: &
     sat::solve_colours(&problem, limit, budget)
 }
 
-impl Search<'_> {
-    /// Whether to stop: the limit is reached or the budget ran out.
-    fn done(&mut self) -> bool {
-        if self.found.nodes > self.node_cap {
-            self.handed_over = true;
-        }
-        if self.stopped || self.handed_over || self.found.count >= self.limit {
-            return true;
-        }
-        if self.found.nodes.is_multiple_of(16) {
-            let late = self.budget.deadline.is_some_and(|d| Instant::now() >= d);
-            let asked = self
-                .budget
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
-            if let Some(progress) = &self.budget.progress {
-                progress(self.found.nodes);
-            }
-            self.stopped = late || asked;
-        }
-        self.stopped
-    }
-
-    /// One search node: `grid` with `dirty` lines to visit; `marks` say
-    /// which cells' probes are still current.
-    fn node(&mut self, mut grid: Vec<Cell>, dirty: &[usize], mut marks: Marks) {
-        if self.done() {
-            return;
-        }
-        self.found.nodes += 1;
-        let before = grid.clone();
-        if self.propagate(&mut grid, dirty).is_err() {
-            return;
-        }
-        self.stamp_changes(&before, &grid, &mut marks);
-        loop {
-            let Ok(branch) = self.probe(&mut grid, &mut marks) else {
-                return;
-            };
-            let Some((cell, order)) = branch else {
-                let solution: Vec<u8> = grid.iter().map(|c| c.trailing_zeros() as u8).collect();
-                debug_assert!(self.puzzle.check_solution(&solution).is_ok());
-                self.found.count += 1;
-                if self.found.first.is_none() {
-                    self.found.first = Some(solution);
-                } else if self.found.second.is_none() {
-                    self.found.second = Some(solution);
-                }
-                return;
-            };
-            let crossing = self.crossing(cell);
-            let colour = order[0];
-            let mut g = grid.clone();
-            g[cell] = 1 << colour;
-            self.node(g, &crossing, marks.clone());
-            if self.done() {
-                return;
-            }
-            // Every solution with that colour has been seen: rule it out
-            // here, and let line logic and probing use the fact before
-            // choosing the next branch.
-            let before = grid.clone();
-            grid[cell] &= !(1 << colour);
-            if self.propagate(&mut grid, &crossing).is_err() {
-                return;
-            }
-            self.stamp_changes(&before, &grid, &mut marks);
+impl Colours<'_> {
+    /// Line `line`'s first cell, the step to the next, and its length.
+    fn line_cells(&self, line: usize) -> (usize, usize, usize) {
+        let (h, w) = (self.puzzle.height(), self.puzzle.width());
+        if line < h {
+            (line * w, 1, w)
+        } else {
+            (line - h, w, h)
         }
     }
 
-    /// Stamps the lines of every cell that differs between `before` and `after`.
-    fn stamp_changes(&mut self, before: &[Cell], after: &[Cell], marks: &mut Marks) {
-        for (j, (a, b)) in before.iter().zip(after).enumerate() {
-            if a != b {
-                self.clock += 1;
-                for l in self.crossing(j) {
-                    marks.line_changed[l] = self.clock;
-                }
-            }
-        }
+    fn cells_of<'s>(&self, state: &'s [Cell], line: usize) -> impl Iterator<Item = &'s Cell> {
+        let (start, step, len) = self.line_cells(line);
+        state[start..].iter().step_by(step).take(len)
+    }
+}
+
+impl Grid for Colours<'_> {
+    type State = Vec<Cell>;
+    type Value = u32;
+    type Solution = Vec<u8>;
+
+    fn height(&self) -> usize {
+        self.puzzle.height()
     }
 
-    /// The row and the column through `cell`.
-    fn crossing(&self, cell: usize) -> [usize; 2] {
-        let w = self.puzzle.width();
-        [cell / w, self.puzzle.height() + cell % w]
+    fn width(&self) -> usize {
+        self.puzzle.width()
     }
 
-    /// Line logic until no line changes; `Err` names a line with no fill.
-    fn propagate(&mut self, grid: &mut [Cell], dirty: &[usize]) -> Result<(), usize> {
-        let mut queued = std::mem::take(&mut self.queued);
-        queued.clear();
-        queued.resize(self.lines.len(), false);
-        let mut queue: Vec<usize> = Vec::with_capacity(self.lines.len());
-        for &l in dirty {
-            if !queued[l] {
-                queued[l] = true;
-                queue.push(l);
-            }
-        }
-        let mut masks = Vec::new();
-        let mut answer = Vec::new();
-        let mut result = Ok(());
-        while let Some(l) = queue.pop() {
-            queued[l] = false;
-            masks.clear();
-            masks.extend(self.lines[l].iter().map(|&j| grid[j]));
-            if !self.solve_line(l, &masks, &mut answer) {
-                result = Err(l);
-                break;
-            }
-            for (k, (&j, &new)) in self.lines[l].iter().zip(answer.iter()).enumerate() {
-                if new != masks[k] {
-                    grid[j] = new;
-                    for other in self.crossing(j) {
-                        if other != l && !queued[other] {
-                            queued[other] = true;
-                            queue.push(other);
-                        }
-                    }
-                }
-            }
-        }
-        self.queued = queued;
-        result
+    fn open(&self, state: &mut Vec<Cell>) {
+        let k = self.puzzle.colours.len();
+        let all: Cell = if k >= 32 { u32::MAX } else { (1 << k) - 1 };
+        state.clear();
+        state.resize(self.puzzle.width() * self.puzzle.height(), all);
     }
 
-    /// Line logic on line `l` with cells `masks`: the answer in `answer`,
-    /// or false when the line has no fill. Answers are cached by line and
-    /// cells (keyed by a hash; the cells are compared on a hit).
-    fn solve_line(&mut self, l: usize, masks: &[Cell], answer: &mut Vec<Cell>) -> bool {
+    /// Line logic on one line, its answers cached by line and cells.
+    fn revise(&mut self, state: &mut Vec<Cell>, line: usize, dirty: &mut LineSet) -> bool {
         use std::hash::{Hash, Hasher};
+        let mut masks = std::mem::take(&mut self.masks);
+        masks.clear();
+        masks.extend(self.cells_of(state, line));
         let mut hasher = rustc_hash::FxHasher::default();
         masks.hash(&mut hasher);
-        let key = (l as u32, hasher.finish());
-        if let Some((cells, known)) = self.cache.get(&key) {
-            if **cells == *masks {
-                answer.clear();
-                if let Some(a) = known {
-                    answer.extend_from_slice(a);
-                }
-                return known.is_some();
-            }
-        }
-        let (clue, _) = self.puzzle.line(l);
-        let solved = self.line_solver.solve(self.puzzle.rule, clue, masks);
-        if self.cache.len() >= CACHE_ENTRIES {
-            self.cache.clear();
-        }
+        let key = (line as u32, hasher.finish());
+        let mut answer = std::mem::take(&mut self.answer);
         answer.clear();
-        if let Some(a) = &solved {
-            answer.extend_from_slice(a);
-        }
-        let ok = solved.is_some();
-        self.cache
-            .insert(key, (masks.into(), solved.map(Vec::into_boxed_slice)));
-        ok
-    }
-
-    /// Probes every undecided cell whose row or column changed since its
-    /// last probe, until nothing changes (see the module notes).
-    /// `Ok(None)`: every cell is decided. `Ok(Some((cell, colours)))`: the
-    /// branch, colours best first. `Err`: no solution here.
-    #[allow(clippy::type_complexity)]
-    fn probe(&mut self, grid: &mut Vec<Cell>, marks: &mut Marks) -> Result<Option<(usize, Vec<u32>)>, ()> {
-        loop {
-            let mut changed = false;
-            // The stale cells, those whose lines changed last first: a
-            // contradiction, if any, is most likely near the last change.
-            let mut stale: Vec<(u64, usize)> = (0..grid.len())
-                .filter_map(|cell| {
-                    let [row, column] = self.crossing(cell);
-                    let change = marks.line_changed[row].max(marks.line_changed[column]);
-                    (grid[cell].count_ones() > 1 && marks.probed[cell] < change).then_some((change, cell))
-                })
-                .collect();
-            stale.sort_unstable_by_key(|&(change, cell)| (std::cmp::Reverse(change), cell));
-            for (_, cell) in stale {
-                let [row, column] = self.crossing(cell);
-                let fresh = marks.probed[cell] >= marks.line_changed[row].max(marks.line_changed[column]);
-                if grid[cell].count_ones() < 2 || fresh {
-                    continue;
-                }
-                if self.done() {
-                    return Err(());
-                }
-                self.clock += 1;
-                marks.probed[cell] = self.clock;
-                let before = grid.clone();
-                let (tries, union) = self.try_colours(grid, cell)?;
-                // Keep only what some surviving try allowed.
-                let mut dirty = Vec::new();
-                for (j, u) in union.iter().enumerate() {
-                    if grid[j] & u != grid[j] {
-                        grid[j] &= u;
-                        dirty.extend(self.crossing(j));
-                    }
-                }
-                if grid.contains(&0) || self.propagate(grid, &dirty).is_err() {
-                    return Err(());
-                }
-                if *grid != before {
-                    changed = true;
-                    self.stamp_changes(&before, grid, marks);
-                }
-                marks.score[cell] = tries.iter().map(|(f, _)| *f as u64 + 1).product();
+        let fits = match self.cache.get(&key) {
+            Some((cells, known)) if **cells == *masks => {
+                answer.extend(known.iter().flat_map(|a| a.iter()));
+                known.is_some()
             }
-            if !changed {
-                break;
+            _ => {
+                let (clue, _) = self.puzzle.line(line);
+                let solved = self.line_solver.solve(self.puzzle.rule, clue, &masks);
+                answer.extend(solved.iter().flatten());
+                if self.cache.len() >= CACHE_ENTRIES {
+                    self.cache.clear();
+                }
+                let fits = solved.is_some();
+                self.cache
+                    .insert(key, (masks.as_slice().into(), solved.map(Vec::into_boxed_slice)));
+                fits
             }
-        }
-        // The branch: the undecided cell whose last probe scored best.
-        let Some(cell) = (0..grid.len())
-            .filter(|&j| grid[j].count_ones() > 1)
-            .max_by_key(|&j| (marks.score[j], std::cmp::Reverse(j)))
-        else {
-            return Ok(None);
         };
-        let (mut tries, _) = self.try_colours(grid, cell)?;
-        tries.sort_by_key(|t| std::cmp::Reverse(t.0));
-        Ok(Some((cell, tries.iter().map(|(_, c)| *c).collect())))
+        let (start, step, _) = self.line_cells(line);
+        let h = self.puzzle.height();
+        for (k, (&new, &old)) in answer.iter().zip(&masks).enumerate() {
+            if new != old {
+                state[start + k * step] = new;
+                dirty.insert(if line < h { h + k } else { k });
+            }
+        }
+        self.masks = masks;
+        self.answer = answer;
+        fits
     }
 
-    /// Tries each colour `cell` may have, with line logic, on a copy of
-    /// `grid`. A colour that fails is removed from `grid` (and line logic
-    /// run). Returns each surviving colour with the cells its try fixed,
-    /// and the union of the surviving tries' grids.
-    #[allow(clippy::type_complexity)]
-    fn try_colours(&mut self, grid: &mut [Cell], cell: usize) -> Result<(Vec<(usize, u32)>, Vec<Cell>), ()> {
-        let crossing = self.crossing(cell);
-        let mut union = vec![0 as Cell; grid.len()];
-        let mut tries = Vec::new();
-        let colours: Vec<u32> = (0..32).filter(|c| grid[cell] >> c & 1 != 0).collect();
-        for colour in colours {
-            let mut g = grid.to_vec();
-            g[cell] = 1 << colour;
-            if self.propagate(&mut g, &crossing).is_err() {
-                grid[cell] &= !(1 << colour);
-                if grid[cell] == 0 || self.propagate(grid, &crossing).is_err() {
-                    return Err(());
-                }
-                continue;
+    fn decided(&self, state: &Vec<Cell>, r: usize, c: usize) -> bool {
+        state[r * self.puzzle.width() + c].count_ones() == 1
+    }
+
+    fn known(&self, state: &Vec<Cell>) -> usize {
+        state.iter().filter(|c| c.count_ones() == 1).count()
+    }
+
+    fn unknowns(&self, state: &Vec<Cell>, line: usize) -> usize {
+        self.cells_of(state, line).filter(|c| c.count_ones() > 1).count()
+    }
+
+    fn first_unknown(&self, state: &Vec<Cell>, line: usize) -> usize {
+        self.cells_of(state, line)
+            .position(|c| c.count_ones() > 1)
+            .unwrap_or(0)
+    }
+
+    fn line_differs(&self, a: &Vec<Cell>, b: &Vec<Cell>, line: usize) -> bool {
+        self.cells_of(a, line).ne(self.cells_of(b, line))
+    }
+
+    fn values(&self, state: &Vec<Cell>, r: usize, c: usize, into: &mut Vec<u32>) {
+        let cell = state[r * self.puzzle.width() + c];
+        into.clear();
+        into.extend((0..32).filter(|v| cell >> v & 1 != 0));
+    }
+
+    fn set(&self, state: &mut Vec<Cell>, r: usize, c: usize, colour: u32) {
+        state[r * self.puzzle.width() + c] = 1 << colour;
+    }
+
+    fn rule_out(&self, state: &mut Vec<Cell>, r: usize, c: usize, colour: u32) {
+        state[r * self.puzzle.width() + c] &= !(1 << colour);
+    }
+
+    /// Every cell keeps the colours some try left it.
+    fn join(&self, state: &mut Vec<Cell>, tries: &[Vec<Cell>], mut changed: impl FnMut(usize, usize)) {
+        let w = self.puzzle.width();
+        for (j, cell) in state.iter_mut().enumerate() {
+            let some = tries.iter().fold(0, |u, t| u | t[j]);
+            if *cell & some != *cell {
+                *cell &= some;
+                changed(j / w, j % w);
             }
-            let fixed = g
-                .iter()
-                .zip(grid.iter())
-                .filter(|(a, b)| a.count_ones() == 1 && b.count_ones() > 1)
-                .count();
-            tries.push((fixed, colour));
-            union.iter_mut().zip(&g).for_each(|(u, x)| *u |= x);
         }
-        // Tries made before a later colour failed saw a larger grid: still
-        // a superset of every solution, so the union stays sound.
-        for (u, g) in union.iter_mut().zip(grid.iter()) {
-            *u &= g;
-        }
-        Ok((tries, union))
+    }
+
+    fn solution(&self, state: &Vec<Cell>) -> Vec<u8> {
+        let solution: Vec<u8> = state.iter().map(|c| c.trailing_zeros() as u8).collect();
+        debug_assert!(self.puzzle.check_solution(&solution).is_ok());
+        solution
+    }
+
+    fn sat_able(&self) -> bool {
+        self.puzzle.rule == Rule::Blocks
+    }
+
+    fn by_sat(&self, root: &Vec<Cell>, limit: usize, budget: &Budget) -> (Vec<Vec<u8>>, bool) {
+        let found = solve_by_sat(self.puzzle, root, limit, budget);
+        (found.solutions, found.stopped)
     }
 }
 

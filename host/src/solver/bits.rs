@@ -7,7 +7,7 @@
 //! many times, and a look-up is several times faster than the line logic.
 
 use super::line::LineKind;
-use super::sat::{self, Block, Problem};
+use super::sat;
 use super::search::{Grid, LineSet};
 use super::{Budget, DpScratch, LineBits};
 use rustc_hash::FxHashMap;
@@ -245,33 +245,10 @@ impl<L: LineBits> Grid for Bits<L> {
 
     /// The formula with one ink, the root's known cells as given.
     fn by_sat(&self, root: &Vec<L>, limit: usize, budget: &Budget) -> (Vec<Vec<bool>>, bool) {
-        let blocks = |line: usize| -> Vec<Block> {
-            let kind = &self.kinds[self.lines[line]];
-            kind.blocks()
-                .iter()
-                .map(|&len| Block { len, colour: 1 })
-                .collect()
-        };
+        let clue = |line: usize| self.kinds[self.lines[line]].blocks();
         let (h, w) = (self.height, self.width);
-        let rows: Vec<Vec<Block>> = (0..h).map(blocks).collect();
-        let columns: Vec<Vec<Block>> = (h..h + w).map(blocks).collect();
-        let allowed: Vec<u32> = self
-            .cells(root)
-            .iter()
-            .map(|k| k.map_or(0b11, |filled| 1 << filled as u32))
-            .collect();
-        let problem = Problem {
-            colours: 2,
-            rows: &rows,
-            columns: &columns,
-            allowed: &allowed,
-        };
-        let found = sat::solve_colours(&problem, limit, budget);
-        let solutions = found
-            .solutions
-            .into_iter()
-            .map(|s| s.into_iter().map(|c| c == 1).collect())
-            .collect();
-        (solutions, found.stopped)
+        let rows: Vec<&[usize]> = (0..h).map(clue).collect();
+        let columns: Vec<&[usize]> = (h..h + w).map(clue).collect();
+        sat::solve(&rows, &columns, &self.cells(root), limit, budget)
     }
 }

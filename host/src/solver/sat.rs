@@ -73,6 +73,46 @@ impl cadical::Callbacks for Stop {
     }
 }
 
+/// Up to `limit` solutions of a black-and-white puzzle whose cells `known`
+/// (row-major, `None` = unknown) are taken as given.
+pub fn solve<C: AsRef<[usize]>>(
+    rows: &[C],
+    columns: &[C],
+    known: &[Option<bool>],
+    limit: usize,
+    budget: &Budget,
+) -> (Vec<Vec<bool>>, bool) {
+    let blocks = |clue: &C| -> Vec<Block> {
+        clue.as_ref()
+            .iter()
+            .filter(|&&len| len > 0)
+            .map(|&len| Block { len, colour: 1 })
+            .collect()
+    };
+    let rows: Vec<Vec<Block>> = rows.iter().map(blocks).collect();
+    let columns: Vec<Vec<Block>> = columns.iter().map(blocks).collect();
+    let allowed: Vec<u32> = known
+        .iter()
+        .map(|k| match k {
+            None => 0b11,
+            Some(filled) => 1 << (*filled as u32),
+        })
+        .collect();
+    let problem = Problem {
+        colours: 2,
+        rows: &rows,
+        columns: &columns,
+        allowed: &allowed,
+    };
+    let found = solve_colours(&problem, limit, budget);
+    let solutions = found
+        .solutions
+        .into_iter()
+        .map(|s| s.into_iter().map(|c| c == 1).collect())
+        .collect();
+    (solutions, found.stopped)
+}
+
 /// Up to `limit` solutions of `problem`.
 pub fn solve_colours(problem: &Problem, limit: usize, budget: &Budget) -> SatFound {
     let (h, w) = (problem.rows.len(), problem.columns.len());
