@@ -207,14 +207,15 @@ impl Grid for Colours<'_> {
         state.iter().filter(|c| c.count_ones() == 1).count()
     }
 
-    fn unknowns(&self, state: &Vec<Cell>, line: usize) -> usize {
-        self.cells_of(state, line).filter(|c| c.count_ones() > 1).count()
-    }
-
-    fn first_unknown(&self, state: &Vec<Cell>, line: usize) -> usize {
-        self.cells_of(state, line)
-            .position(|c| c.count_ones() > 1)
-            .unwrap_or(0)
+    fn unknowns(&self, state: &Vec<Cell>, line: usize) -> (usize, usize) {
+        let mut open = self
+            .cells_of(state, line)
+            .enumerate()
+            .filter(|(_, c)| c.count_ones() > 1);
+        match open.next() {
+            Some((first, _)) => (1 + open.count(), first),
+            None => (0, 0),
+        }
     }
 
     fn line_differs(&self, a: &Vec<Cell>, b: &Vec<Cell>, line: usize) -> bool {
@@ -403,6 +404,38 @@ mod tests {
             let found = solve(&p, 2, &Budget::default());
             assert!(found.count >= 1);
             assert!(p.check_solution(found.first.as_ref().unwrap()).is_ok());
+        }
+    }
+
+    /// Black-and-white pictures as two-colour puzzles: the shared search
+    /// counts alike on both kinds of cell (colour sets and bit words), with
+    /// and without probing, and as brute force does.
+    #[test]
+    fn both_kinds_of_cell_count_alike() {
+        let mut seed = 0xc0ffee_u64;
+        let mut bits = crate::solver::Solver::new();
+        bits.set_probe_above(0);
+        for _ in 0..150 {
+            let (h, w) = (1 + xorshift(&mut seed) % 4, 1 + xorshift(&mut seed) % 4);
+            let (h, w) = (h as usize, w as usize);
+            let grid: Vec<u8> = (0..h * w).map(|_| (xorshift(&mut seed) % 2) as u8).collect();
+            let p = puzzle_of(Rule::Blocks, 2, h, w, &grid);
+            let want = brute_count(&p).min(3);
+            let clue = |l: &Vec<Hint>| l.iter().map(|b| b.len).collect::<Vec<usize>>();
+            let (rows, columns): (Vec<_>, Vec<_>) = (
+                p.rows.iter().map(clue).collect(),
+                p.columns.iter().map(clue).collect(),
+            );
+            assert_eq!(
+                bits.count_solutions(&rows, &columns, 3).count,
+                want,
+                "{h}x{w} {grid:?}"
+            );
+            assert_eq!(
+                solve_with(&p, 3, &Budget::default(), u64::MAX).count,
+                want,
+                "{h}x{w} {grid:?}"
+            );
         }
     }
 

@@ -183,14 +183,9 @@ impl<L: LineBits> Grid for Bits<L> {
         state[..self.height].iter().map(|k| k.count_ones()).sum()
     }
 
-    fn unknowns(&self, state: &Vec<L>, line: usize) -> usize {
-        (!self.known_word(state, line) & L::ones(self.length(line))).count_ones()
-    }
-
-    fn first_unknown(&self, state: &Vec<L>, line: usize) -> usize {
-        (!self.known_word(state, line) & L::ones(self.length(line)))
-            .first_one()
-            .unwrap_or(0)
+    fn unknowns(&self, state: &Vec<L>, line: usize) -> (usize, usize) {
+        let unknown = !self.known_word(state, line) & L::ones(self.length(line));
+        (unknown.count_ones(), unknown.first_one().unwrap_or(0))
     }
 
     fn line_differs(&self, a: &Vec<L>, b: &Vec<L>, line: usize) -> bool {

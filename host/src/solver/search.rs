@@ -36,7 +36,7 @@ pub trait Grid {
     /// One value of a cell.
     type Value: Copy;
     /// A solution as the caller reports it.
-    type Solution;
+    type Solution: Default;
 
     fn height(&self) -> usize;
     fn width(&self) -> usize;
@@ -48,18 +48,16 @@ pub trait Grid {
     fn decided(&self, state: &Self::State, r: usize, c: usize) -> bool;
     /// Cells with one value left.
     fn known(&self, state: &Self::State) -> usize;
-    /// Undecided cells of `line`.
-    fn unknowns(&self, state: &Self::State, line: usize) -> usize;
-    /// The first undecided cell of `line` (its place in the line).
-    fn first_unknown(&self, state: &Self::State, line: usize) -> usize;
+    /// How many cells of `line` are undecided, and the first one's place.
+    fn unknowns(&self, state: &Self::State, line: usize) -> (usize, usize);
     /// Whether `line`'s cells differ between two states.
     fn line_differs(&self, a: &Self::State, b: &Self::State, line: usize) -> bool;
     /// The values cell (r, c) may still take, in the order they are tried.
     fn values(&self, state: &Self::State, r: usize, c: usize, into: &mut Vec<Self::Value>);
     fn set(&self, state: &mut Self::State, r: usize, c: usize, value: Self::Value);
     fn rule_out(&self, state: &mut Self::State, r: usize, c: usize, value: Self::Value);
-    /// Narrows `state` to what some of `tries` (states below it) allow,
-    /// calling `changed` with each cell it narrows.
+    /// Narrows `state` to what some of `tries` (copies of it, each with a
+    /// value tried) allow, calling `changed` with each cell it narrows.
     fn join(&self, state: &mut Self::State, tries: &[Self::State], changed: impl FnMut(usize, usize));
     fn solution(&self, state: &Self::State) -> Self::Solution;
     /// Whether the SAT solver takes this puzzle's clues.
@@ -98,7 +96,7 @@ impl LineSet {
 }
 
 /// What a search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally<S> {
     /// min(solutions, limit), or as many as were found before giving up.
     pub count: usize,
@@ -210,14 +208,7 @@ impl<G: Grid> Search<G> {
     /// Counts solutions up to `limit` (at least 1) from the root.
     pub fn count(&mut self, limit: usize) -> Tally<G::Solution> {
         let limit = limit.max(1);
-        let mut found = Tally {
-            count: 0,
-            first: None,
-            second: None,
-            nodes: 0,
-            gave_up: false,
-            by_sat: false,
-        };
+        let mut found = Tally::default();
         self.dirty.insert_all(self.lines());
         // The SAT solver stops at two solutions; counting more stays here.
         self.node_cap = if limit <= 2 && self.grid.sat_able() {
@@ -247,7 +238,7 @@ impl<G: Grid> Search<G> {
             return self.stopped;
         }
         self.ticks += 1;
-        if self.ticks % 32 != 0 {
+        if !self.ticks.is_multiple_of(32) {
             return false;
         }
         if let Some(progress) = &budget.progress {
@@ -425,14 +416,14 @@ impl<G: Grid> Search<G> {
         }
         let state = &self.stack[depth];
         // The line with the fewest unknown cells (> 0).
-        let mut fewest: Option<(usize, usize)> = None;
+        let mut fewest: Option<(usize, usize, usize)> = None;
         for line in 0..h + w {
-            let unknown = self.grid.unknowns(state, line);
-            if unknown > 0 && fewest.is_none_or(|(u, _)| unknown < u) {
-                fewest = Some((unknown, line));
+            let (unknown, at) = self.grid.unknowns(state, line);
+            if unknown > 0 && fewest.is_none_or(|(u, ..)| unknown < u) {
+                fewest = Some((unknown, line, at));
             }
         }
-        let Some((_, line)) = fewest else {
+        let Some((_, line, at)) = fewest else {
             found.record(self.grid.solution(state));
             return;
         };
@@ -440,7 +431,6 @@ impl<G: Grid> Search<G> {
             // The probes' choice; else the first unknown cell of that line.
             Some(chosen) => chosen,
             None => {
-                let at = self.grid.first_unknown(state, line);
                 let (r, c) = if line < h { (line, at) } else { (at, line - h) };
                 self.grid.values(state, r, c, &mut self.values);
                 (r, c, self.values[0])
