@@ -38,7 +38,9 @@ pub struct Found {
 /// fifty times a black-and-white node, so the hand-over comes sooner than
 /// there ([`sat::SAT_AFTER_NODES`]). On 200 random colour puzzles
 /// (`colour_bench 200 1 20`) 16 nodes took 20.6 s in all, 64 took 24.5 s
-/// and 512 took 50.8 s.
+/// and 512 took 50.8 s (the colour solver's own search, before it shared
+/// black and white's, which also counts the branch without a colour as a
+/// node).
 const SAT_AFTER_NODES: u64 = 16;
 
 /// Line answers kept before the cache starts afresh.
