@@ -19,6 +19,7 @@ const LINE_CACHE_ENTRIES: usize = 1 << 20;
 /// A black-and-white puzzle on lines of type `L`. A state is the rows'
 /// known words, the rows' value words (bit set: filled), then the columns'
 /// known and value words.
+#[derive(Default)]
 pub struct Bits<L> {
     kinds: Vec<LineKind<L>>,
     index: HashMap<Vec<usize>, usize>,
@@ -31,21 +32,6 @@ pub struct Bits<L> {
     /// Line solutions already computed: (line kind, known, value) to what
     /// the line solver said.
     solved_lines: FxHashMap<(usize, L, L), Option<(L, L)>>,
-}
-
-impl<L> Default for Bits<L> {
-    fn default() -> Self {
-        Bits {
-            kinds: Vec::new(),
-            index: HashMap::new(),
-            key: Vec::new(),
-            lines: Vec::new(),
-            height: 0,
-            width: 0,
-            scratch: DpScratch::default(),
-            solved_lines: FxHashMap::default(),
-        }
-    }
 }
 
 impl<L: LineBits> Bits<L> {
