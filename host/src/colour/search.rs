@@ -3,10 +3,11 @@
 //! uses ([`crate::solver::search`]): line logic to a fixpoint, probing every
 //! colour of every undecided cell at every node (a colour that leads to a
 //! contradiction is removed; every cell keeps only the colours some
-//! surviving try left it), branching on the cell whose tries fixed the most,
-//! its best colour first, then the cell without that colour. Puzzles with
-//! block clues go to the SAT solver after [`SAT_AFTER_NODES`] nodes when
-//! one or two solutions are asked for ([`crate::solver::sat`]).
+//! surviving try left it), branching on the cell whose tries scored best
+//! (see [`crate::solver::search`]), the colour whose try fixed the most
+//! first, then the cell without that colour. Puzzles with block clues go to
+//! the SAT solver after [`SAT_AFTER_NODES`] nodes when one or two solutions
+//! are asked for ([`crate::solver::sat`]).
 
 use super::line::{Cell, LineSolver};
 use super::{ColourPuzzle, Rule};

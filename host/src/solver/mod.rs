@@ -7,14 +7,14 @@
 //! over 64 cells it probes every unknown cell both ways at every node (a
 //! value line logic refutes fixes the other; cells both tries agree on are
 //! fixed), which takes random 30×30 grids from minutes to a fraction of a
-//! second, and branches on the cell whose probes fixed the most; in smaller
-//! ones it branches on an unknown cell of the line with the fewest. Line
-//! solutions are cached ([`bits`]): probing asks the same line questions
-//! many times. A search that takes more than [`sat::SAT_AFTER_NODES`] nodes
-//! while looking for one or two solutions is handed to a SAT solver
-//! (CaDiCaL, see [`sat`]), from the cells line logic and probing fixed at
-//! the root: it learns from dead ends, so the tournaments' hardest puzzles
-//! take seconds, not minutes.
+//! second, and branches on the cell whose probes scored best (see
+//! [`search`]); in smaller ones it branches on an unknown cell of the line
+//! with the fewest. Line solutions are cached ([`bits`]): probing asks the
+//! same line questions many times. A search that takes more than
+//! [`sat::SAT_AFTER_NODES`] nodes while looking for one or two solutions is
+//! handed to a SAT solver (CaDiCaL, see [`sat`]), from the cells line logic
+//! and probing fixed at the root: it learns from dead ends, so the
+//! tournaments' hardest puzzles take seconds, not minutes.
 //!
 //! Puzzles up to 64×64 run on `u64` lines, bigger ones (up to
 //! [`MAX_CELLS`] a side) on `bitvec` lines; [`Solver`] picks. It keeps
