@@ -34,7 +34,7 @@ pub trait Grid {
     /// Every cell's possible values.
     type State: Clone + Default;
     /// One value of a cell.
-    type Value: Copy;
+    type Value: Copy + PartialEq;
     /// A solution as the caller reports it.
     type Solution: Default;
 
@@ -427,8 +427,16 @@ impl<G: Grid> Search<G> {
             found.record(self.grid.solution(state));
             return;
         };
-        let (r, c, value) = match self.branch.filter(|&(r, c, _)| !self.grid.decided(state, r, c)) {
-            // The probes' choice; else the first unknown cell of that line.
+        // The probes' choice, if its cell is undecided and can still take
+        // its value (a later round may have ruled a colour out without
+        // deciding the cell); else the first unknown cell of that line.
+        let chosen = self.branch.filter(|&(r, c, v)| {
+            !self.grid.decided(state, r, c) && {
+                self.grid.values(state, r, c, &mut self.values);
+                self.values.contains(&v)
+            }
+        });
+        let (r, c, value) = match chosen {
             Some(chosen) => chosen,
             None => {
                 let (r, c) = if line < h { (line, at) } else { (at, line - h) };
