@@ -19,8 +19,9 @@
 //! planned engine's policy.
 //!
 //! `SPEEDUPS` prices unbuilt speed-ups in the model (`clue_model::Speedups`),
-//! a comma-separated list of `finder`, `writes`, `passes`, and `values` or
-//! `cells` (two probes at once). With `MODEL=1` each puzzle's figures go to
+//! a comma-separated list of `finder`, `writes`, `passes`, `values` or
+//! `cells` (two probes at once), and `cache=N` (a line-result cache of N
+//! entries). With `MODEL=1` each puzzle's figures go to
 //! stderr, and the totals add nodes, visits and cycles per visit.
 use nonohost::solver::{Budget, Solver};
 use std::time::{Duration, Instant};
@@ -38,6 +39,13 @@ fn main() {
         finder: has("finder"),
         fast_writes: has("writes"),
         both_passes: has("passes"),
+        cache: speedups
+            .split(',')
+            .find_map(|x| {
+                x.strip_prefix("cache=")
+                    .map(|n| n.parse().expect("cache=ENTRIES"))
+            })
+            .unwrap_or(0),
         pairs: if has("cells") {
             Pairs::Cells
         } else if has("values") {
@@ -84,8 +92,8 @@ fn main() {
                 policy,
             );
             eprintln!(
-                "#{n} outcome {} nodes {} visits {} cycles {} line_cycles {line_cycles} probes {} rounds {} forced {}",
-                v.outcome, v.nodes, v.visits, v.cycles, v.probes, v.rounds, v.forced
+                "#{n} outcome {} nodes {} visits {} cycles {} line_cycles {line_cycles} probes {} rounds {} forced {} cache_hits {}",
+                v.outcome, v.nodes, v.visits, v.cycles, v.probes, v.rounds, v.forced, v.cache_hits
             );
             if v.outcome == nonogram_hdl::link::protocol::status::outcome::SOLVED {
                 let cells: Vec<bool> = v.cells.iter().map(|c| c.unwrap_or(false)).collect();

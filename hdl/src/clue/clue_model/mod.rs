@@ -59,6 +59,9 @@ pub struct ClueVerdict {
     /// Probing rounds, and cells probing fixed for good (probing mode only).
     pub rounds: u64,
     pub forced: u64,
+    /// Line visits answered by the priced line-result cache
+    /// ([`Speedups::cache`]).
+    pub cache_hits: u64,
 }
 
 /// The DETAIL of a contradiction that search proved: no one line is to blame.
@@ -193,7 +196,16 @@ pub struct Speedups {
     pub both_passes: bool,
     /// Two probes at once, on two line solvers (`probe.rs`).
     pub pairs: Pairs,
+    /// A direct-mapped cache of line results with this many entries (0:
+    /// none), keyed by the line and its Known and Value words as read: a
+    /// hit takes [`CACHE_HIT_CYCLES`] instead of the line solver's cycles
+    /// (the lookup runs beside the solver's start, so a miss costs
+    /// nothing more). The key is kept whole, as block RAM would have to.
+    pub cache: usize,
 }
+
+/// A line-result cache hit ([`Speedups::cache`]): hash, read, compare.
+pub const CACHE_HIT_CYCLES: u64 = 3;
 
 /// How probes share two line solvers ([`Speedups::pairs`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -318,6 +330,7 @@ pub fn run_policy(
         probes: 0,
         rounds: 0,
         forced: 0,
+        cache_hits: 0,
     };
     if let Err((o, d)) = check_capacity(row_clues, column_clues) {
         verdict.outcome = o;

@@ -57,6 +57,9 @@ pub(super) struct Board<'a> {
     pub policy: Policy,
     /// Cycles spent seeking and visiting lines.
     pub line_cycles: u64,
+    /// `Speedups::cache`: (line, Known, Value) → the line solver's result.
+    cache: Vec<Option<(usize, u64, u64, line_logic::LineResult)>>,
+    pub cache_hits: u64,
 }
 
 impl<'a> Board<'a> {
@@ -84,6 +87,8 @@ impl<'a> Board<'a> {
             speedups,
             policy,
             line_cycles: 0,
+            cache: vec![None; speedups.cache],
+            cache_hits: 0,
         }
     }
 
@@ -201,7 +206,23 @@ impl<'a> Board<'a> {
             } else {
                 2 * length as u64
             };
-            let solver_cycles = self.clues[line].len() as u64 + passes + crate::clue::line_solver::LATENCY;
+            let mut solver_cycles =
+                self.clues[line].len() as u64 + passes + crate::clue::line_solver::LATENCY;
+            if !self.cache.is_empty() {
+                // Unknown cells' Value bits are 0 in the board memory.
+                let key = (line, known_word, value_word & known_word);
+                let hash = (key.1.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    ^ key.2.wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+                    ^ (line as u64).wrapping_mul(0x1656_67b1_9e37_79f9))
+                    >> 20;
+                let slot = hash as usize % self.cache.len();
+                if self.cache[slot].is_some_and(|(l, k, v, _)| (l, k, v) == key) {
+                    self.cache_hits += 1;
+                    solver_cycles = CACHE_HIT_CYCLES;
+                } else {
+                    self.cache[slot] = Some((key.0, key.1, key.2, result));
+                }
+            }
             if !result.feasible() {
                 self.verdict.cycles += solver_cycles + 3; // fetch, load, start: no write-back
                 return Stop::Contradiction(line);
@@ -375,6 +396,7 @@ pub(super) fn solve_board(
         b.known.iter_mut().for_each(|k| *k = true);
     }
     let mut verdict = b.verdict;
+    verdict.cache_hits = b.cache_hits;
     verdict.cells = b
         .known
         .iter()

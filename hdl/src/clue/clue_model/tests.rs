@@ -331,12 +331,18 @@ fn speedups_change_cycles_only() {
             let (v, line_cycles) = run_priced(&r, &c, mode, Speedups::default());
             assert_eq!(v, run(&r, &c, mode));
             assert!(line_cycles <= v.cycles);
-            for pairs in [Pairs::None, Pairs::Values, Pairs::Cells] {
+            for (pairs, cache) in [
+                (Pairs::None, 0),
+                (Pairs::Values, 16),
+                (Pairs::Cells, 0),
+                (Pairs::None, 64),
+            ] {
                 let speedups = Speedups {
                     finder: true,
                     fast_writes: true,
                     both_passes: true,
                     pairs,
+                    cache,
                 };
                 let (s, _) = run_priced(&r, &c, mode, speedups);
                 let what = format!("rows {r:?} columns {c:?} {mode:?} {speedups:?}");

@@ -211,6 +211,7 @@ fn random_verdict(n: &mut Noise, rows: usize, columns: usize) -> ClueVerdict {
         probes: 0,
         rounds: 0,
         forced: 0,
+        cache_hits: 0,
     }
 }
 

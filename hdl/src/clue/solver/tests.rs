@@ -73,6 +73,7 @@ fn finish(uut: &mut ClueSolver, rows: usize, columns: usize) -> (ClueVerdict, u6
         probes: 0,
         rounds: 0,
         forced: 0,
+        cache_hits: 0,
     };
     let cycles = uut.cycles.val().to_u64();
     // As the reply reads them: Known words only if some cell is unknown;
