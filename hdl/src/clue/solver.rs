@@ -165,7 +165,6 @@ pub struct ClueSolver {
     start_line: DFF<Bit>,
     // A guess has been made: a contradiction goes back, a full board is kept.
     searching: DFF<Bit>,
-    first_only_q: DFF<Bit>,
     // The guess's Advance does not move on (its row is visited first).
     after_guess: DFF<Bit>,
     // Look and Advance: go on to the next line.
@@ -187,7 +186,6 @@ impl Logic for ClueSolver {
             marking,
             start_line,
             searching,
-            first_only_q,
             after_guess
         );
         self.line_solver.clock.next = self.clock.val();
@@ -315,10 +313,11 @@ impl Logic for ClueSolver {
         self.tally.undone.next = self.search.undoing.val();
         self.verdict.start.next = self.start.val();
         self.verdict.abort.next = self.abort.val();
-        self.verdict.solved.next = false;
-        self.verdict.first_found.next = false;
-        self.verdict.several.next = false;
-        self.verdict.stalled.next = false;
+        self.verdict.first_only.next = self.first_only.val();
+        self.verdict.no_dirty.next = false;
+        self.verdict.board_known.next = self.tally.board_known.val();
+        self.verdict.solution_kept.next = self.search.solution_kept.val();
+        self.verdict.no_search.next = self.search.no_search.val();
         self.verdict.contradiction.next = false;
         self.verdict.search_finish.next = self.search.finish.val();
         self.verdict.finish_gave_up.next = self.search.finish_gave_up.val();
@@ -352,26 +351,12 @@ impl Logic for ClueSolver {
             State::Look => {
                 self.bit_number.d.next = self.order.index.val();
                 if !self.order.any_dirty.val() {
-                    if self.tally.board_known.val() {
-                        if !self.searching.q.val() {
-                            self.verdict.solved.next = true;
-                            self.state.d.next = State::Done;
-                        } else if self.first_only_q.q.val() {
-                            // First-solution mode: this one will do.
-                            self.verdict.first_found.next = true;
-                            self.state.d.next = State::Done;
-                        } else if self.search.solution_kept.val() {
-                            self.verdict.several.next = true;
-                            self.state.d.next = State::Done;
-                        } else {
-                            self.search.enter_save.next = true;
-                            self.state.d.next = State::Search;
-                        }
-                    } else if self.search.no_search.val() {
-                        self.verdict.stalled.next = true;
-                        self.state.d.next = State::Done;
-                    } else {
-                        self.search.enter_check.next = true;
+                    // The verdict ends the solve, or the search takes it.
+                    self.verdict.no_dirty.next = true;
+                    self.search.enter_save.next = self.verdict.to_save.val();
+                    self.search.enter_check.next = self.verdict.to_check.val();
+                    self.state.d.next = State::Done;
+                    if self.verdict.to_search.val() {
                         self.state.d.next = State::Search;
                     }
                 } else if self.order.line_dirty.val() {
@@ -488,7 +473,6 @@ impl Logic for ClueSolver {
         if self.start.val() {
             self.counter.d.next = 0.into();
             self.searching.d.next = false;
-            self.first_only_q.d.next = self.first_only.val();
             self.after_guess.d.next = false;
             self.state.d.next = State::Clear;
         }
@@ -509,12 +493,8 @@ impl Logic for ClueSolver {
         self.keeps_state.next = !self.start.val() & !self.abort.val();
         self.look_fetch.next =
             (self.state.q.val() == State::Look) & self.order.any_dirty.val() & self.order.line_dirty.val();
-        self.look_save.next = (self.state.q.val() == State::Look)
-            & !self.order.any_dirty.val()
-            & self.tally.board_known.val()
-            & self.searching.q.val()
-            & !self.first_only_q.q.val()
-            & !self.search.solution_kept.val();
+        self.look_save.next =
+            (self.state.q.val() == State::Look) & !self.order.any_dirty.val() & self.verdict.to_save.val();
         self.next_save_read.next = self.look_save.val() | self.search.saving_more.val();
         self.board.read_reply.next = self.state.d.val() == State::Done;
         self.board.read_line.next =

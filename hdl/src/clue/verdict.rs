@@ -16,13 +16,23 @@ pub struct Verdict {
     /// same cycle).
     pub start: Signal<In, Bit>,
     pub abort: Signal<In, Bit>,
-    /// The solver's ends, one a cycle: solved by line logic, or the first
-    /// solution in first-solution mode; a second solution (the answer is
-    /// the kept first); stalled with no budget; a line with no fill.
-    pub solved: Signal<In, Bit>,
-    pub first_found: Signal<In, Bit>,
-    pub several: Signal<In, Bit>,
-    pub stalled: Signal<In, Bit>,
+    /// With `start`: first-solution mode.
+    pub first_only: Signal<In, Bit>,
+    /// Pulse (the solver's Look): no line is dirty. With every cell known
+    /// that ends the solve (SOLVED by line logic; SOLVED with FIRST_FOUND
+    /// in first-solution mode's search; SEVERAL at a second solution) or
+    /// hands the board to the search to keep it (`to_save`); with some
+    /// unknown, STALLED without a budget, or to the search (`to_check`).
+    pub no_dirty: Signal<In, Bit>,
+    pub board_known: Signal<In, Bit>,
+    pub solution_kept: Signal<In, Bit>,
+    pub no_search: Signal<In, Bit>,
+    /// Where a `no_dirty` now would go: keep the solution, choose a guess,
+    /// either (the solver then enters its Search state, else Done).
+    pub to_save: Signal<Out, Bit>,
+    pub to_check: Signal<Out, Bit>,
+    pub to_search: Signal<Out, Bit>,
+    /// Pulse: a line with no fill.
     pub contradiction: Signal<In, Bit>,
     /// The search's end: gave up, or with the kept solution (SOLVED), or
     /// with none (CONTRADICTION).
@@ -43,6 +53,9 @@ pub struct Verdict {
     done_q: DFF<Bit>,
     first_found_q: DFF<Bit>,
     answer_kept_q: DFF<Bit>,
+    first_only_q: DFF<Bit>,
+    // `no_dirty` ends the solve here.
+    line_end: Signal<Local, Bit>,
     // DETAIL, chosen here and put on its port once: the solver reads it in
     // the same always block that drives this block's pulses, and a port
     // written twice in one pass (0, then the line) sets Icarus's zero-delay
@@ -65,10 +78,14 @@ impl Default for Verdict {
             clock: Default::default(),
             start: Default::default(),
             abort: Default::default(),
-            solved: Default::default(),
-            first_found: Default::default(),
-            several: Default::default(),
-            stalled: Default::default(),
+            first_only: Default::default(),
+            no_dirty: Default::default(),
+            board_known: Default::default(),
+            solution_kept: Default::default(),
+            no_search: Default::default(),
+            to_save: Default::default(),
+            to_check: Default::default(),
+            to_search: Default::default(),
             contradiction: Default::default(),
             search_finish: Default::default(),
             finish_gave_up: Default::default(),
@@ -84,6 +101,8 @@ impl Default for Verdict {
             done_q: Default::default(),
             first_found_q: Default::default(),
             answer_kept_q: Default::default(),
+            first_only_q: Default::default(),
+            line_end: Default::default(),
             detail_choice: Default::default(),
             solved_code: constant(outcome::SOLVED),
             contradiction_code: constant(outcome::CONTRADICTION),
@@ -101,27 +120,43 @@ impl Default for Verdict {
 impl Logic for Verdict {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, outcome_q, done_q, first_found_q, answer_kept_q);
-        self.done_q.d.next = self.solved.val()
-            | self.first_found.val()
-            | self.several.val()
-            | self.stalled.val()
-            | self.contradiction.val()
-            | self.search_finish.val();
-        if self.solved.val() {
-            self.outcome_q.d.next = self.solved_code.val();
+        dff_setup!(
+            self,
+            clock,
+            outcome_q,
+            done_q,
+            first_found_q,
+            answer_kept_q,
+            first_only_q
+        );
+        self.to_save.next = self.board_known.val()
+            & self.searching.val()
+            & !self.first_only_q.q.val()
+            & !self.solution_kept.val();
+        self.to_check.next = !self.board_known.val() & !self.no_search.val();
+        self.to_search.next = self.to_save.val() | self.to_check.val();
+        self.line_end.next = false;
+        if self.no_dirty.val() {
+            if self.board_known.val() {
+                if !self.searching.val() {
+                    self.line_end.next = true;
+                    self.outcome_q.d.next = self.solved_code.val();
+                } else if self.first_only_q.q.val() {
+                    // First-solution mode: this one will do.
+                    self.line_end.next = true;
+                    self.outcome_q.d.next = self.solved_code.val();
+                    self.first_found_q.d.next = true;
+                } else if self.solution_kept.val() {
+                    self.line_end.next = true;
+                    self.outcome_q.d.next = self.several_code.val();
+                    self.answer_kept_q.d.next = true;
+                }
+            } else if self.no_search.val() {
+                self.line_end.next = true;
+                self.outcome_q.d.next = self.stalled_code.val();
+            }
         }
-        if self.first_found.val() {
-            self.outcome_q.d.next = self.solved_code.val();
-            self.first_found_q.d.next = true;
-        }
-        if self.several.val() {
-            self.outcome_q.d.next = self.several_code.val();
-            self.answer_kept_q.d.next = true;
-        }
-        if self.stalled.val() {
-            self.outcome_q.d.next = self.stalled_code.val();
-        }
+        self.done_q.d.next = self.line_end.val() | self.contradiction.val() | self.search_finish.val();
         if self.contradiction.val() {
             self.outcome_q.d.next = self.contradiction_code.val();
         }
@@ -136,6 +171,7 @@ impl Logic for Verdict {
             self.answer_kept_q.d.next = self.finish_keeps.val();
         }
         if self.start.val() {
+            self.first_only_q.d.next = self.first_only.val();
             self.first_found_q.d.next = false;
             self.answer_kept_q.d.next = false;
         }
@@ -175,11 +211,18 @@ mod tests {
         tick(uut, |u| &mut u.clock);
     }
 
-    /// Each end, a cycle after its pulse: done, the outcome, the DETAIL,
+    /// Each end, a cycle after its pulse (`levels` set before the start,
+    /// as `first_only` is taken with it): done, the outcome, the DETAIL,
     /// and whether the answer is the kept solution.
-    fn end(pulse: fn(&mut Verdict), searching: bool, trail_full: bool) -> (u64, u64, bool) {
+    fn end(
+        levels: fn(&mut Verdict),
+        pulse: fn(&mut Verdict),
+        searching: bool,
+        trail_full: bool,
+    ) -> (u64, u64, bool) {
         let mut uut = Verdict::default();
         uut.connect_all();
+        levels(&mut uut);
         uut.start.next = true;
         cycle(&mut uut);
         uut.start.next = false;
@@ -198,6 +241,11 @@ mod tests {
         )
     }
 
+    fn none(_: &mut Verdict) {}
+    fn no_dirty(u: &mut Verdict) {
+        u.no_dirty.next = true;
+    }
+
     #[test]
     fn each_end_gives_its_outcome_and_detail() {
         let (solved, several, stalled, gave_up) = (
@@ -207,43 +255,87 @@ mod tests {
             outcome::GAVE_UP as u64,
         );
         let contradiction = outcome::CONTRADICTION as u64;
-        assert_eq!(end(|u| u.solved.next = true, false, false), (solved, 0, false));
+        let known = |u: &mut Verdict| u.board_known.next = true;
+        assert_eq!(end(known, no_dirty, false, false), (solved, 0, false));
+        let first = |u: &mut Verdict| {
+            u.board_known.next = true;
+            u.first_only.next = true;
+        };
         assert_eq!(
-            end(|u| u.first_found.next = true, true, false),
+            end(first, no_dirty, true, false),
             (solved, FIRST_FOUND as u64, false)
         );
-        assert_eq!(end(|u| u.several.next = true, true, false), (several, 0, true));
-        assert_eq!(end(|u| u.stalled.next = true, false, false), (stalled, 0, false));
+        let second = |u: &mut Verdict| {
+            u.board_known.next = true;
+            u.solution_kept.next = true;
+        };
+        assert_eq!(end(second, no_dirty, true, false), (several, 0, true));
+        let no_budget = |u: &mut Verdict| u.no_search.next = true;
+        assert_eq!(end(no_budget, no_dirty, false, false), (stalled, 0, false));
         assert_eq!(
-            end(|u| u.contradiction.next = true, false, false),
+            end(none, |u| u.contradiction.next = true, false, false),
             (contradiction, 9, false)
         );
         let finish = |u: &mut Verdict| u.search_finish.next = true;
-        assert_eq!(end(finish, true, false), (contradiction, SEARCHED as u64, false));
+        assert_eq!(
+            end(none, finish, true, false),
+            (contradiction, SEARCHED as u64, false)
+        );
         let kept = |u: &mut Verdict| {
             u.search_finish.next = true;
             u.finish_keeps.next = true;
         };
-        assert_eq!(end(kept, true, false), (solved, 0, true));
+        assert_eq!(end(none, kept, true, false), (solved, 0, true));
         let gave_up_for = |u: &mut Verdict| {
             u.search_finish.next = true;
             u.finish_gave_up.next = true;
         };
         assert_eq!(
-            end(gave_up_for, true, false),
+            end(none, gave_up_for, true, false),
             (gave_up, BUDGET_RAN_OUT as u64, false)
         );
         assert_eq!(
-            end(gave_up_for, true, true),
+            end(none, gave_up_for, true, true),
             (gave_up, TRAIL_RAN_OUT as u64, false)
         );
+    }
+
+    /// With no line dirty, the cases that go on to the search: no verdict,
+    /// and the hand-over the solver takes.
+    #[test]
+    fn no_dirty_line_hands_over_to_the_search_or_ends() {
+        for case in 0..32u32 {
+            let bit = |k: u32| case >> k & 1 == 1;
+            let (known, searching, first, kept, no_search) = (bit(0), bit(1), bit(2), bit(3), bit(4));
+            let mut uut = Verdict::default();
+            uut.connect_all();
+            uut.first_only.next = first;
+            uut.start.next = true;
+            cycle(&mut uut);
+            uut.start.next = false;
+            uut.board_known.next = known;
+            uut.searching.next = searching;
+            uut.solution_kept.next = kept;
+            uut.no_search.next = no_search;
+            uut.no_dirty.next = true;
+            cycle(&mut uut);
+            let save = known && searching && !first && !kept;
+            let check = !known && !no_search;
+            assert_eq!(
+                (uut.to_save.val(), uut.to_check.val(), uut.to_search.val()),
+                (save, check, save || check),
+                "case {case:05b}"
+            );
+            assert_eq!(uut.done.val(), !(save || check), "case {case:05b}");
+        }
     }
 
     #[test]
     fn an_abort_takes_back_a_verdict_of_the_same_cycle() {
         let mut uut = Verdict::default();
         uut.connect_all();
-        uut.solved.next = true;
+        uut.board_known.next = true;
+        uut.no_dirty.next = true;
         uut.abort.next = true;
         cycle(&mut uut);
         assert!(!uut.done.val());
