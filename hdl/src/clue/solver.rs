@@ -15,7 +15,8 @@
 //!   trail, which the solver hands the board to at a stall;
 //! * [`Tally`](crate::clue::tally): the counts (cells, known cells, cycles,
 //!   passes);
-//! * [`Verdict`](crate::clue::verdict): the outcome and its DETAIL.
+//! * [`Verdict`](crate::clue::verdict): how the solve ends (when no line is
+//!   dirty, at a contradiction, at the search's end), and DETAIL.
 //!
 //! This block is the state machine of a visit that drives them.
 //!

@@ -1,5 +1,6 @@
-//! The clue solver's verdict: the outcome its end takes, and the reply's
-//! DETAIL (see `clue_model`): for a contradiction the line with no fill
+//! The clue solver's verdict: how the solve ends when line logic finds no
+//! dirty line (an outcome, or the board handed to the search), the outcome
+//! each other end takes, and the reply's DETAIL (see `clue_model`): for a contradiction the line with no fill
 //! (rows 0..m, then columns; SEARCHED when a search refuted every guess);
 //! for SOLVED, FIRST_FOUND when first-solution mode's search found it; for
 //! GAVE_UP, whether the budget or the trail ran out; else 0.
