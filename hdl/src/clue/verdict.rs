@@ -221,12 +221,7 @@ mod tests {
         searching: bool,
         trail_full: bool,
     ) -> (u64, u64, bool) {
-        let mut uut = Verdict::default();
-        uut.connect_all();
-        levels(&mut uut);
-        uut.start.next = true;
-        cycle(&mut uut);
-        uut.start.next = false;
+        let mut uut = started(levels);
         uut.line.next = 9.into();
         uut.searching.next = searching;
         uut.trail_full.next = trail_full;
@@ -240,6 +235,17 @@ mod tests {
             uut.detail.val().to_u64(),
             uut.answer_kept.val(),
         )
+    }
+
+    /// A verdict block a cycle after `start`, with `levels` set before it.
+    fn started(levels: impl Fn(&mut Verdict)) -> Verdict {
+        let mut uut = Verdict::default();
+        uut.connect_all();
+        levels(&mut uut);
+        uut.start.next = true;
+        cycle(&mut uut);
+        uut.start.next = false;
+        uut
     }
 
     fn none(_: &mut Verdict) {}
@@ -308,12 +314,7 @@ mod tests {
         for case in 0..32u32 {
             let bit = |k: u32| case >> k & 1 == 1;
             let (known, searching, first, kept, no_search) = (bit(0), bit(1), bit(2), bit(3), bit(4));
-            let mut uut = Verdict::default();
-            uut.connect_all();
-            uut.first_only.next = first;
-            uut.start.next = true;
-            cycle(&mut uut);
-            uut.start.next = false;
+            let mut uut = started(|u| u.first_only.next = first);
             uut.board_known.next = known;
             uut.searching.next = searching;
             uut.solution_kept.next = kept;

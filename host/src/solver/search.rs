@@ -286,8 +286,8 @@ impl<G: Grid> Search<G> {
     fn touched(dirty: &mut LineSet, stale: &mut [bool], (h, w): (usize, usize), r: usize, c: usize) {
         dirty.insert(r);
         dirty.insert(h + c);
-        stale[r * w..(r + 1) * w].iter_mut().for_each(|s| *s = true);
-        (0..h).for_each(|row| stale[row * w + c] = true);
+        stale_row(stale, w, r);
+        stale_column(stale, (h, w), c);
     }
 
     /// Before probing at `depth`: every cell is stale at the root; below
@@ -302,10 +302,10 @@ impl<G: Grid> Search<G> {
         }
         let (now, before) = (&self.stack[depth], &self.stack[depth - 1]);
         for r in (0..h).filter(|&r| self.grid.line_differs(now, before, r)) {
-            self.stale[r * w..(r + 1) * w].iter_mut().for_each(|s| *s = true);
+            stale_row(&mut self.stale, w, r);
         }
         for c in (0..w).filter(|&c| self.grid.line_differs(now, before, h + c)) {
-            (0..h).for_each(|row| self.stale[row * w + c] = true);
+            stale_column(&mut self.stale, (h, w), c);
         }
     }
 
@@ -444,13 +444,15 @@ impl<G: Grid> Search<G> {
                 (r, c, self.values[0])
             }
         };
-        // Both branches start from this node's probe results.
-        let stale = self.stale.clone();
+        // Both branches start from this node's probe results (when it probed).
+        let stale = (h * w > self.probe_above).then(|| self.stale.clone());
         for with in [true, false] {
             if found.count >= limit || self.stopped {
                 return;
             }
-            self.stale.clone_from(&stale);
+            if let Some(stale) = &stale {
+                self.stale.clone_from(stale);
+            }
             self.copy(depth, depth + 1);
             let child = &mut self.stack[depth + 1];
             if with {
@@ -463,4 +465,14 @@ impl<G: Grid> Search<G> {
             self.node(depth + 1, limit, found);
         }
     }
+}
+
+/// Every cell of row `r` is to be probed again.
+fn stale_row(stale: &mut [bool], w: usize, r: usize) {
+    stale[r * w..(r + 1) * w].iter_mut().for_each(|s| *s = true);
+}
+
+/// Every cell of column `c` is to be probed again.
+fn stale_column(stale: &mut [bool], (h, w): (usize, usize), c: usize) {
+    (0..h).for_each(|row| stale[row * w + c] = true);
 }

@@ -57,8 +57,9 @@ pub(super) struct Board<'a> {
     pub policy: Policy,
     /// Cycles spent seeking and visiting lines.
     pub line_cycles: u64,
-    /// `Speedups::cache`: (line, Known, Value) → the line solver's result.
-    cache: Vec<Option<(usize, u64, u64, line_logic::LineResult)>>,
+    /// `Speedups::cache`: the (line, Known, Value) keys it holds (only
+    /// hits are priced, so the results need not be kept).
+    cache: Vec<Option<(usize, u64, u64)>>,
     pub cache_hits: u64,
 }
 
@@ -216,11 +217,11 @@ impl<'a> Board<'a> {
                     ^ (line as u64).wrapping_mul(0x1656_67b1_9e37_79f9))
                     >> 20;
                 let slot = hash as usize % self.cache.len();
-                if self.cache[slot].is_some_and(|(l, k, v, _)| (l, k, v) == key) {
+                if self.cache[slot] == Some(key) {
                     self.cache_hits += 1;
                     solver_cycles = CACHE_HIT_CYCLES;
                 } else {
-                    self.cache[slot] = Some((key.0, key.1, key.2, result));
+                    self.cache[slot] = Some(key);
                 }
             }
             if !result.feasible() {
