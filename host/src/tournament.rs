@@ -52,8 +52,9 @@ pub struct Args {
     /// the first solution found, the tournaments' task.
     #[arg(long)]
     pub unique: bool,
-    /// Run the board as the planned probing engine (its cycle-exact model,
-    /// `clue_model::Mode::probe`), which the gateware does not have yet.
+    /// Run the board as the probing engine (its cycle-exact model,
+    /// `clue_model::Mode::probe`): in the clue solver's gateware, but not yet
+    /// asked for by the board's core.
     #[arg(long)]
     pub probe: bool,
     /// The board's search budget per puzzle, in cycles (rounded up to a
@@ -347,7 +348,7 @@ pub fn run(args: &Args) -> i32 {
         "first solution"
     };
     let engine = if args.probe {
-        "the planned probing engine's cycle-exact model (not in the gateware yet)"
+        "the probing engine's cycle-exact model (in the solver's gateware; the board does not ask for it yet)"
     } else {
         "the clue engine's cycle-exact model, line logic then search"
     };

@@ -106,6 +106,9 @@ impl Logic for ClueCore {
         self.engine.columns.next = self.parser.columns.val();
         self.engine.budget.next = self.parser.budget.val();
         self.engine.first_only.next = self.parser.first_only.val();
+        // (Probing is built but not yet asked for: its gateware is being
+        // brought to its model, `clue_model::probe`.)
+        self.engine.probe.next = false;
         self.engine.clue_write.next = self.parser.clue_write.val();
         self.engine.clue_address.next = self.parser.clue_address.val();
         self.engine.clue_length.next = self.parser.clue_length.val();

@@ -25,6 +25,8 @@ pub mod line_solver;
 pub mod line_words;
 pub mod map_packer;
 pub mod parser;
+pub mod probe_lines;
+pub mod probe_score;
 pub mod reply;
 pub mod search;
 pub mod solver;

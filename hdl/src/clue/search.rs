@@ -23,6 +23,27 @@
 //!   then in the column copy; at the latest guess with a value left, guess
 //!   that value.
 //!
+//! With `probe` (`clue_model::probe` is the model), a stall starts a node's
+//! **rounds** instead of the scan for the first unknown cell:
+//! * **RoundStart**: the round's lines are those changed for good since the
+//!   last (`ProbeLines`), and the scan, masked to their cells, picks each
+//!   cell to probe in turn, row by row.
+//! * A **probe** is a guess never tried the other way (its mark); at its
+//!   line logic's end Check undoes it to the mark, counting the entries
+//!   (`ProbeScore`), and **ProbeDone** tries the empty probe, or fixes the
+//!   other value for good if one contradicted (pushed as no guess; its
+//!   line logic's stall goes back to the round), or has the cell scored
+//!   (12 cycles more in ProbeDone).
+//! * At the round's end (the scan past the last row) the kept cell is
+//!   merged with the round's best (its Known bit read by a scan of its
+//!   row); **RoundNext** then starts another round, branches on the kept
+//!   cell (checked unknown after the last round), or scans for the first
+//!   unknown cell if no cell was probed.
+//!
+//! The probing steps fit the step register's four bits, and every probing
+//! decision goes through `probe_mode`: a core that ties `probe` low leaves
+//! yosys nothing of probing to build.
+//!
 //! Every decision is taken from registers (`undo_*`, the compares, the
 //! trail's latched entry), and every wide enable goes out on a registered
 //! pulse: decoded from the step, these missed 100 MHz on the clue
@@ -31,6 +52,8 @@
 //! the clue bitstream reached 87 MHz).
 
 use crate::clue::clue_model::BUDGET_UNIT_BITS;
+use crate::clue::probe_lines::ProbeLines;
+use crate::clue::probe_score::ProbeScore;
 use crate::clue::trail::Trail;
 use crate::common::params::CYCLE_BITS;
 use rust_hdl::prelude::*;
@@ -53,14 +76,33 @@ enum Step {
     UndoRow,
     UndoColumn,
     UndoWrite,
+    RoundStart,
+    ProbeDone,
+    RoundNext,
+}
+
+/// What a scan looks for.
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum ScanKind {
+    /// The first unknown cell (the search without probing, and probing's
+    /// fallback when a round probed no cell).
+    Unknown,
+    /// The round's next cell to probe.
+    Probe,
+    /// The kept cell's Known bit, for the merge at a round's end.
+    Merge,
+    /// The kept cell's Known bit, for the branch after the last round.
+    BranchCheck,
 }
 
 #[derive(LogicBlock, Default)]
 pub struct Search {
     pub clock: Signal<In, Clock>,
-    /// A new board, with its budget in units of 2^20 cycles (0: no search).
+    /// A new board, with its budget in units of 2^20 cycles (0: no search),
+    /// and whether to probe before every branch.
     pub start: Signal<In, Bit>,
     pub budget: Signal<In, Bits<12>>,
+    pub probe: Signal<In, Bit>,
     pub abort: Signal<In, Bit>,
     /// The solver is in its Search state.
     pub active: Signal<In, Bit>,
@@ -81,6 +123,21 @@ pub struct Search {
     pub line_index: Signal<In, Bits<6>>,
     pub is_column: Signal<In, Bit>,
     pub push: Signal<In, Bit>,
+    /// The solver's: a guess (or a probe) has been made.
+    pub searching: Signal<In, Bit>,
+    /// For probing: the crossing writer's pulse, the visited line's bit and
+    /// the copied cell's; the board's columns; the board memory's read port.
+    pub crossing: Signal<In, Bit>,
+    pub line_bit: Signal<In, Bits<64>>,
+    pub copied_bit: Signal<In, Bits<64>>,
+    pub column_mask: Signal<In, Bits<64>>,
+    pub read_data: Signal<In, Bits<64>>,
+    /// The scan's mask (see `ProbeLines`).
+    pub scan_mask: Signal<Out, Bits<64>>,
+    /// A probe runs; a branch was made or a probe runs (the verdict's
+    /// "guessed": a full board is then not line logic's alone).
+    pub in_probe: Signal<Out, Bit>,
+    pub guessed: Signal<Out, Bit>,
     /// What this cycle does to the solver: load `bit_number`; load the
     /// guessed column into `copied_cell`; load the visited line's Known
     /// word from the read port (a guess); the guess's row is being read
@@ -135,6 +192,8 @@ pub struct Search {
     pub nodes: Signal<Out, Bits<32>>,
     pub backtracks: Signal<Out, Bits<32>>,
     trail: Trail,
+    lines: ProbeLines,
+    score: ProbeScore,
     step: DFF<Step>,
     budget_q: DFF<Bits<12>>,
     no_search_q: DFF<Bit>,
@@ -171,6 +230,38 @@ pub struct Search {
     undo_last: DFF<Bit>,
     undo_gave_up: DFF<Bit>,
     undo_keeps: DFF<Bit>,
+    // Probing: the mode; a probe runs (its undo stops at its mark, the
+    // guess entry); a round runs; the probed value, cell and whether it
+    // contradicted; a probe's first guess fetch (its cell leaves the row's
+    // candidates); a fix for good (pushed as no guess); the round's count
+    // and whether it fixed a cell; the scan's kind and its last row; a
+    // branch was made.
+    probe_mode: DFF<Bit>,
+    in_probe_q: DFF<Bit>,
+    undo_probe: DFF<Bit>,
+    undo_probe_end: DFF<Bit>,
+    in_round: DFF<Bit>,
+    probe_value: DFF<Bit>,
+    probe_column: DFF<Bits<6>>,
+    probe_contradicted: DFF<Bit>,
+    picked: DFF<Bit>,
+    // Registered pulses to the probing blocks' wide registers (decoded in
+    // the cycle they act in, they held the clue bitstream to 85 MHz): a
+    // backtrack's forgetting, a round's start, a new row (set in the cycle
+    // before the step they act in; a new row's mask is bypassed meanwhile).
+    forget_q: DFF<Bit>,
+    round_start_q: DFF<Bit>,
+    row_begin_q: DFF<Bit>,
+    forcing: DFF<Bit>,
+    round_count: DFF<Bits<2>>,
+    fixed_any: DFF<Bit>,
+    scan_kind: DFF<ScanKind>,
+    scan_last: DFF<Bit>,
+    branched: DFF<Bit>,
+    scan_probe: Signal<Local, Bit>,
+    scan_merge: Signal<Local, Bit>,
+    scan_check: Signal<Local, Bit>,
+    branch_now: Signal<Local, Bit>,
 }
 
 impl Logic for Search {
@@ -206,7 +297,25 @@ impl Logic for Search {
             undo_reguess,
             undo_last,
             undo_gave_up,
-            undo_keeps
+            undo_keeps,
+            probe_mode,
+            in_probe_q,
+            undo_probe,
+            undo_probe_end,
+            in_round,
+            probe_value,
+            probe_column,
+            probe_contradicted,
+            picked,
+            forget_q,
+            round_start_q,
+            row_begin_q,
+            forcing,
+            round_count,
+            fixed_any,
+            scan_kind,
+            scan_last,
+            branched
         );
         self.trail.clock.next = self.clock.val();
         // Since the first guess every fixed cell is pushed.
@@ -225,6 +334,50 @@ impl Logic for Search {
         if self.push.val() {
             self.guess_pending.d.next = false;
         }
+
+        self.lines.clock.next = self.clock.val();
+        self.lines.start.next = self.start.val();
+        self.lines.crossing.next = self.crossing.val();
+        self.lines.is_column.next = self.is_column.val();
+        self.lines.line_bit.next = self.line_bit.val();
+        self.lines.copied_bit.next = self.copied_bit.val();
+        self.lines.in_probe.next = self.in_probe_q.q.val();
+        self.lines.round_start.next = self.round_start_q.q.val();
+        self.lines.forget.next = self.forget_q.q.val();
+        self.lines.row_begin.next = self.row_begin_q.q.val();
+        // (`picked` is high in the probe's GuessFetch, with its cell on
+        // `copied_bit`.)
+        self.lines.row_take.next = self.picked.q.val();
+        self.picked.d.next = false;
+        self.forget_q.d.next = false;
+        self.row_begin_q.d.next = false;
+        // Probing's decisions all go through `probe_mode`: a core that ties
+        // `probe` low leaves yosys nothing of probing to build.
+        self.scan_probe.next = self.probe_mode.q.val() & (self.scan_kind.q.val() == ScanKind::Probe);
+        self.scan_merge.next = self.probe_mode.q.val() & (self.scan_kind.q.val() == ScanKind::Merge);
+        self.scan_check.next = self.probe_mode.q.val() & (self.scan_kind.q.val() == ScanKind::BranchCheck);
+        self.branch_now.next = false;
+        self.lines.probe_scan.next = self.scan_probe.val();
+        self.lines.scan_row.next = self.scan_row_q.q.val();
+        self.lines.column_mask.next = self.column_mask.val();
+        self.scan_mask.next = self.column_mask.val();
+        if self.probe_mode.q.val() {
+            self.scan_mask.next = self.lines.scan_mask.val();
+        }
+        self.score.clock.next = self.clock.val();
+        // (A probe's count starts at its guess.)
+        self.score.count_clear.next = self.step.q.val() == Step::GuessFetch;
+        self.score.count_pop.next = false;
+        self.score.keep_filled.next = false;
+        self.score.multiply.next = false;
+        self.score.row.next = self.guess_row_q.q.val();
+        self.score.column.next = self.probe_column.q.val();
+        self.score.node_start.next = false;
+        self.score.round_start.next = self.round_start_q.q.val();
+        self.score.read_data.next = self.read_data.val();
+        self.score.kept_sample.next =
+            self.scan_load_q.q.val() & (self.scan_merge.val() | self.scan_check.val());
+        self.score.merge.next = false;
 
         self.bit_number_load.next = false;
         self.bit_number.next = self.trail.top_column.val();
@@ -268,15 +421,37 @@ impl Logic for Search {
                     // An undo starts with the column of the trail's top entry.
                     self.bit_number_load.next = true;
                     self.trail.latch.next = true;
-                    if self.over_budget.q.val() | (!self.backtracking.q.val() & !self.trail_fits.val()) {
+                    // (The trail is checked at a new node only.)
+                    if self.over_budget.q.val()
+                        | (!self.backtracking.q.val()
+                            & !self.in_probe_q.q.val()
+                            & !self.in_round.q.val()
+                            & !self.trail_fits.val())
+                    {
                         self.giving_up.d.next = true;
                         self.trail_full_q.d.next = !self.over_budget.q.val();
                         self.step.d.next = Step::UndoRow;
                         self.finish.next = self.trail.empty.val();
+                    } else if self.in_probe_q.q.val() {
+                        // A probe's end: undone to its mark, its cells counted.
+                        self.probe_contradicted.d.next = self.backtracking.q.val();
+                        self.forgetting_q.d.next = true;
+                        self.undo_probe.d.next = true;
+                        self.step.d.next = Step::UndoRow;
                     } else if self.backtracking.q.val() {
                         self.forgetting_q.d.next = true;
                         self.count_backtrack.d.next = true;
+                        self.forget_q.d.next = true;
+                        self.in_round.d.next = false;
                         self.step.d.next = Step::UndoRow;
+                    } else if self.in_round.q.val() {
+                        // A fix for good stalled: the round goes on.
+                        self.step.d.next = Step::ScanRead;
+                    } else if self.probe_mode.q.val() {
+                        // A new node.
+                        self.score.node_start.next = true;
+                        self.round_count.d.next = 0.into();
+                        self.step.d.next = Step::RoundStart;
                     } else {
                         self.step.d.next = Step::ScanRead;
                     }
@@ -295,25 +470,56 @@ impl Logic for Search {
                 }
                 Step::ScanPick => {
                     // (`fresh_any` says whether the finder's bytes have a bit.)
-                    if self.fresh_any.val() {
+                    if self.scan_merge.val() {
+                        self.score.merge.next = true;
+                        self.step.d.next = Step::RoundNext;
+                    } else if self.scan_check.val() {
+                        self.step.d.next = Step::RoundStart;
+                        self.branch_now.next = !self.score.kept_known.val();
+                    } else if self.fresh_any.val() {
                         self.guess_row_q.d.next = self.scan_row_q.q.val();
                         // (Through `copied_cell`: the lowest-cell finder's
                         // carry chain is too slow for `bit_number` too.)
                         self.guess_column_load.next = true;
                         self.guess_value_q.d.next = true;
                         self.guess_second.d.next = false;
-                        self.count_node.d.next = true;
                         self.to_guess_q.d.next = true;
                         self.step.d.next = Step::GuessFetch;
+                        if self.scan_probe.val() {
+                            // The filled probe: a guess never tried the
+                            // other way (its mark).
+                            self.probe_column.d.next = self.lowest_cell.val();
+                            self.guess_second.d.next = true;
+                            self.in_probe_q.d.next = true;
+                            self.probe_value.d.next = true;
+                            self.picked.d.next = true;
+                        } else {
+                            self.count_node.d.next = true;
+                        }
                     } else {
                         self.scan_row_q.d.next = self.scan_row_q.q.val() + 1;
+                        self.row_begin_q.d.next = true;
                         self.step.d.next = Step::ScanRead;
+                        if self.scan_probe.val() & self.scan_last.q.val() {
+                            // The round's end: the kept cell gives way to
+                            // the round's best if it is known now (its row
+                            // scanned) or scores lower.
+                            if self.score.kept_valid.val() {
+                                self.scan_row_q.d.next = self.score.kept_row.val();
+                                self.scan_kind.d.next = ScanKind::Merge;
+                            } else {
+                                self.score.merge.next = true;
+                                self.step.d.next = Step::RoundNext;
+                            }
+                        }
                     }
                 }
                 Step::GuessFetch => {
                     self.read_used.next = true;
                     self.guess_fetch.next = true;
-                    self.guess_pending.d.next = true;
+                    // (A fix for good is pushed as no guess.)
+                    self.guess_pending.d.next = !self.forcing.q.val();
+                    self.forcing.d.next = false;
                     self.bit_number_load.next = true;
                     self.bit_number.next = self.copied_cell.val();
                     self.step.d.next = Step::GuessLoad;
@@ -352,6 +558,7 @@ impl Logic for Search {
                     self.bit_number.next = self.trail.row.val();
                     self.read_used.next = true;
                     self.trail.pop.next = true;
+                    self.score.count_pop.next = true;
                     self.undoing_q.d.next = true;
                     self.step.d.next = Step::UndoColumn;
                 }
@@ -362,6 +569,7 @@ impl Logic for Search {
                     self.undo_last.d.next = self.trail.bottom.val();
                     self.undo_gave_up.d.next = self.giving_up.q.val();
                     self.undo_keeps.d.next = self.solution_kept_q.q.val() & !self.giving_up.q.val();
+                    self.undo_probe_end.d.next = self.undo_probe.q.val() & self.trail.was_guess.val();
                     self.read_used.next = true;
                     self.step.d.next = Step::UndoWrite;
                 }
@@ -381,13 +589,100 @@ impl Logic for Search {
                         self.count_node.d.next = true;
                         self.to_guess_q.d.next = true;
                         self.step.d.next = Step::GuessFetch;
+                    } else if self.undo_probe_end.q.val() {
+                        self.undo_probe.d.next = false;
+                        self.step.d.next = Step::ProbeDone;
                     } else if self.undo_last.q.val() {
                         self.finish.next = true;
                         self.finish_gave_up.next = self.undo_gave_up.q.val();
                         self.finish_keeps.next = self.undo_keeps.q.val();
                     }
                 }
+                Step::RoundStart => {
+                    if self.probe_mode.q.val() {
+                        // The round's lines are those changed since the last.
+                        if self.round_count.q.val() != 3 {
+                            self.round_count.d.next = self.round_count.q.val() + 1;
+                        }
+                        self.in_round.d.next = true;
+                        self.fixed_any.d.next = false;
+                        self.scan_row_q.d.next = 0.into();
+                        self.scan_kind.d.next = ScanKind::Probe;
+                        self.step.d.next = Step::ScanRead;
+                    }
+                }
+                Step::ProbeDone => {
+                    if self.probe_mode.q.val() & self.score.multiplying.val() {
+                        // (The best takes the cell in the cycle after.)
+                        if self.score.last_step.val() {
+                            self.step.d.next = Step::ScanRead;
+                        }
+                    } else if self.probe_mode.q.val() {
+                        // The probed cell again, for a probe or a fix.
+                        self.guess_column_load.next = true;
+                        self.guess_column.next = self.probe_column.q.val();
+                        self.to_guess_q.d.next = true;
+                        self.in_probe_q.d.next = false;
+                        self.step.d.next = Step::GuessFetch;
+                        if self.probe_contradicted.q.val() {
+                            // The other value, for good (a filled probe that
+                            // contradicts needs no empty one).
+                            self.guess_value_q.d.next = !self.probe_value.q.val();
+                            self.guess_second.d.next = false;
+                            self.forcing.d.next = true;
+                            self.fixed_any.d.next = true;
+                        } else if self.probe_value.q.val() {
+                            // The empty probe.
+                            self.score.keep_filled.next = true;
+                            self.guess_value_q.d.next = false;
+                            self.guess_second.d.next = true;
+                            self.in_probe_q.d.next = true;
+                            self.probe_value.d.next = false;
+                        } else {
+                            // Scored (12 cycles here); the round goes on.
+                            self.score.multiply.next = true;
+                            self.guess_column_load.next = false;
+                            self.to_guess_q.d.next = false;
+                            self.step.d.next = Step::ProbeDone;
+                        }
+                    }
+                }
+                Step::RoundNext => {
+                    if self.probe_mode.q.val() {
+                        if self.fixed_any.q.val() {
+                            // Another round, or after the last the branch if
+                            // the kept cell is still unknown.
+                            self.step.d.next = Step::RoundStart;
+                            if self.round_count.q.val().get_bit(1) & self.score.kept_valid.val() {
+                                self.scan_row_q.d.next = self.score.kept_row.val();
+                                self.scan_kind.d.next = ScanKind::BranchCheck;
+                                self.step.d.next = Step::ScanRead;
+                            }
+                        } else if self.score.kept_valid.val() {
+                            self.branch_now.next = true;
+                        } else {
+                            // No cell was probed: the first unknown one.
+                            self.in_round.d.next = false;
+                            self.scan_row_q.d.next = 0.into();
+                            self.scan_kind.d.next = ScanKind::Unknown;
+                            self.step.d.next = Step::ScanRead;
+                        }
+                    }
+                }
             }
+        }
+        // The branch on the kept cell (from RoundNext, or from ScanPick's
+        // check that it is still unknown).
+        if self.branch_now.val() {
+            self.in_round.d.next = false;
+            self.guess_row_q.d.next = self.score.kept_row.val();
+            self.guess_column_load.next = true;
+            self.guess_column.next = self.score.kept_column.val();
+            self.guess_value_q.d.next = self.score.kept_value.val();
+            self.guess_second.d.next = false;
+            self.count_node.d.next = true;
+            self.to_guess_q.d.next = true;
+            self.step.d.next = Step::GuessFetch;
         }
         // A guess: the scan goes on from the guessed row.
         if self.to_guess_q.q.val() {
@@ -397,9 +692,20 @@ impl Logic for Search {
         self.over_budget.d.next =
             !self.no_search_q.q.val() & (self.cycles.val().get_bits::<12>(20) >= self.budget_q.q.val());
         self.save_last.d.next = bit_cast::<7, 6>(self.save_row_q.q.val()) + 1 == self.rows.val();
+        self.scan_last.d.next = bit_cast::<7, 6>(self.scan_row_q.q.val()) + 1 == self.rows.val();
+        if self.count_node.q.val() {
+            self.branched.d.next = true;
+        }
 
         if self.start.val() {
             self.budget_q.d.next = self.budget.val();
+            self.probe_mode.d.next = self.probe.val();
+            self.in_probe_q.d.next = false;
+            self.undo_probe.d.next = false;
+            self.in_round.d.next = false;
+            self.forcing.d.next = false;
+            self.scan_kind.d.next = ScanKind::Unknown;
+            self.branched.d.next = false;
             self.no_search_q.d.next = self.budget.val() == 0;
             self.giving_up.d.next = false;
             self.solution_kept_q.d.next = false;
@@ -416,6 +722,10 @@ impl Logic for Search {
         }
 
         self.next_scan.next = self.step.d.val() == Step::ScanRead;
+        self.round_start_q.d.next = self.active.val() & (self.step.d.val() == Step::RoundStart);
+        if self.round_start_q.d.val() {
+            self.row_begin_q.d.next = true;
+        }
         self.next_guess.next =
             (self.step.d.val() == Step::GuessFetch) | (self.step.d.val() == Step::GuessLoad);
         self.next_undo_row.next = self.step.d.val() == Step::UndoRow;
@@ -437,6 +747,12 @@ impl Logic for Search {
         self.solution_kept.next = self.solution_kept_q.q.val();
         self.trail_full.next = self.trail_full_q.q.val();
         self.nodes.next = self.nodes_q.q.val();
+        self.in_probe.next = self.in_probe_q.q.val();
+        // (Without probing, the first guess is the first branch.)
+        self.guessed.next = self.searching.val();
+        if self.probe_mode.q.val() {
+            self.guessed.next = self.branched.q.val() | self.in_probe_q.q.val();
+        }
         self.backtracks.next = self.backtracks_q.q.val();
     }
 }

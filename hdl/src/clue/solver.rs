@@ -108,6 +108,8 @@ pub struct ClueSolver {
     /// With `start`: first-solution mode, the search stops at the first
     /// solution (SOLVED, `first_found`) instead of looking for a second.
     pub first_only: Signal<In, Bit>,
+    /// With `start`: probe before every branch (`clue_model::probe`).
+    pub probe: Signal<In, Bit>,
     /// After `done`: the reply reads row `read_row`'s Known (`read_value` low)
     /// or Value word, on `row_word` one cycle later.
     pub read_row: Signal<In, Bits<6>>,
@@ -229,7 +231,7 @@ impl Logic for ClueSolver {
         self.words.can_empty.next = self.line_solver.can_empty.val();
         self.words.crossing.next = self.writer.crossing.val();
         self.words.scan_load.next = self.search.scan_load.val();
-        self.words.column_mask.next = self.order.column_mask.val();
+        self.words.column_mask.next = self.search.scan_mask.val();
         self.words.guess_load.next = self.search.guess_load.val();
         self.words.guess_value.next = self.search.guess_value.val();
         self.words.line_bit.next = self.line_bit.q.val();
@@ -267,6 +269,12 @@ impl Logic for ClueSolver {
         // The search: its inputs, and its hand-overs in the states below.
         self.search.start.next = self.start.val();
         self.search.budget.next = self.budget.val();
+        self.search.probe.next = self.probe.val();
+        self.search.crossing.next = self.writer.crossing.val();
+        self.search.line_bit.next = self.line_bit.q.val();
+        self.search.copied_bit.next = self.words.copied_bit.val();
+        self.search.column_mask.next = self.order.column_mask.val();
+        self.search.read_data.next = self.board.read_data.val();
         self.search.abort.next = self.abort.val();
         self.search.active.next = self.state.q.val() == State::Search;
         self.search.enter_check.next = false;
@@ -281,6 +289,7 @@ impl Logic for ClueSolver {
         self.search.line_index.next = self.order.index.val();
         self.search.is_column.next = self.order.is_column.val();
         self.search.push.next = false;
+        self.search.searching.next = self.searching.q.val();
 
         self.writer.start.next = false;
         self.writer.abort.next = self.abort.val();
@@ -317,6 +326,8 @@ impl Logic for ClueSolver {
         self.verdict.first_only.next = self.first_only.val();
         self.verdict.no_dirty.next = false;
         self.verdict.board_known.next = self.tally.board_known.val();
+        self.verdict.in_probe.next = self.search.in_probe.val();
+        self.verdict.guessed.next = self.search.guessed.val();
         self.verdict.solution_kept.next = self.search.solution_kept.val();
         self.verdict.no_search.next = self.search.no_search.val();
         self.verdict.contradiction.next = false;

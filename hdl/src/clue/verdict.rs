@@ -26,6 +26,11 @@ pub struct Verdict {
     /// unknown, STALLED without a budget, or to the search (`to_check`).
     pub no_dirty: Signal<In, Bit>,
     pub board_known: Signal<In, Bit>,
+    /// A probe runs (a full board is then one of its results, but in
+    /// first-solution mode); a branch was made or a probe runs (a full
+    /// board is not line logic's alone).
+    pub in_probe: Signal<In, Bit>,
+    pub guessed: Signal<In, Bit>,
     pub solution_kept: Signal<In, Bit>,
     pub no_search: Signal<In, Bit>,
     /// Where a `no_dirty` now would go: keep the solution, choose a guess,
@@ -92,6 +97,8 @@ impl Default for Verdict {
             finish_gave_up: Default::default(),
             finish_keeps: Default::default(),
             searching: Default::default(),
+            in_probe: Default::default(),
+            guessed: Default::default(),
             trail_full: Default::default(),
             line: Default::default(),
             done: Default::default(),
@@ -131,15 +138,17 @@ impl Logic for Verdict {
             first_only_q
         );
         self.to_save.next = self.board_known.val()
-            & self.searching.val()
+            & self.guessed.val()
+            & !self.in_probe.val()
             & !self.first_only_q.q.val()
             & !self.solution_kept.val();
-        self.to_check.next = !self.board_known.val() & !self.no_search.val();
+        self.to_check.next = (!self.board_known.val() & !self.no_search.val())
+            | (self.board_known.val() & self.in_probe.val() & !self.first_only_q.q.val());
         self.to_search.next = self.to_save.val() | self.to_check.val();
         self.line_end.next = false;
         if self.no_dirty.val() {
             if self.board_known.val() {
-                if !self.searching.val() {
+                if !self.guessed.val() {
                     self.line_end.next = true;
                     self.outcome_q.d.next = self.solved_code.val();
                 } else if self.first_only_q.q.val() {
@@ -147,7 +156,7 @@ impl Logic for Verdict {
                     self.line_end.next = true;
                     self.outcome_q.d.next = self.solved_code.val();
                     self.first_found_q.d.next = true;
-                } else if self.solution_kept.val() {
+                } else if self.solution_kept.val() & !self.in_probe.val() {
                     self.line_end.next = true;
                     self.outcome_q.d.next = self.several_code.val();
                     self.answer_kept_q.d.next = true;
@@ -224,6 +233,7 @@ mod tests {
         let mut uut = started(levels);
         uut.line.next = 9.into();
         uut.searching.next = searching;
+        uut.guessed.next = searching;
         uut.trail_full.next = trail_full;
         cycle(&mut uut);
         assert!(!uut.done.val());
@@ -308,27 +318,32 @@ mod tests {
     }
 
     /// With no line dirty, the cases that go on to the search: no verdict,
-    /// and the hand-over the solver takes.
+    /// and the hand-over the solver takes. (A probe's full board is one of
+    /// its results, but in first-solution mode.)
     #[test]
     fn no_dirty_line_hands_over_to_the_search_or_ends() {
-        for case in 0..32u32 {
+        for case in 0..64u32 {
             let bit = |k: u32| case >> k & 1 == 1;
             let (known, searching, first, kept, no_search) = (bit(0), bit(1), bit(2), bit(3), bit(4));
+            let in_probe = bit(5);
+            let guessed = searching || in_probe;
             let mut uut = started(|u| u.first_only.next = first);
             uut.board_known.next = known;
             uut.searching.next = searching;
+            uut.guessed.next = guessed;
+            uut.in_probe.next = in_probe;
             uut.solution_kept.next = kept;
             uut.no_search.next = no_search;
             uut.no_dirty.next = true;
             cycle(&mut uut);
-            let save = known && searching && !first && !kept;
-            let check = !known && !no_search;
+            let save = known && guessed && !in_probe && !first && !kept;
+            let check = (!known && !no_search) || (known && in_probe && !first);
             assert_eq!(
                 (uut.to_save.val(), uut.to_check.val(), uut.to_search.val()),
                 (save, check, save || check),
-                "case {case:05b}"
+                "case {case:06b}"
             );
-            assert_eq!(uut.done.val(), !(save || check), "case {case:05b}");
+            assert_eq!(uut.done.val(), !(save || check), "case {case:06b}");
         }
     }
 

@@ -141,8 +141,8 @@ pub struct Mode {
     pub budget: u16,
     /// First-solution mode: stop at the first solution found.
     pub first: bool,
-    /// Probe before every branch (`probe.rs`): the planned engine, which
-    /// the gateware does not have yet.
+    /// Probe before every branch (`probe.rs`): the solver's `probe` input
+    /// (the core does not ask for it yet).
     pub probe: bool,
 }
 

@@ -1,5 +1,9 @@
-//! Probing, the planned engine's step before every branch (the gateware
-//! does not have it yet; this is its specification, priced in cycles).
+//! Probing, the step before every branch, cycle for cycle. The gateware
+//! follows it (`search.rs`'s round steps, `probe_lines.rs`,
+//! `probe_score.rs`; `probes_like_the_model` holds the solver to it), but
+//! the board does not ask for it yet: the clue core ties the solver's
+//! `probe` low until the core, the Verilator sweeps and the bitstream's
+//! timing take it in.
 //!
 //! A round looks at the unknown cells of the lines changed for good since
 //! the round before began (every line at the first stall), row by row,
@@ -70,8 +74,12 @@ pub const ROUND_CYCLES: u64 = 1;
 /// A row's Known word read and its next candidate found (as the search's
 /// first-unknown scan, `SCAN_ROW_CYCLES`).
 pub const PROBE_SCAN_CYCLES: u64 = SCAN_ROW_CYCLES;
-/// After a cell's two probes: deciding and scoring.
-pub const DECIDE_CYCLES: u64 = 1;
+/// After a probe's undo: deciding what comes next (the search's ProbeDone).
+pub const PROBE_DONE_CYCLES: u64 = 1;
+/// At a round's end, after the kept cell's merge (RoundNext).
+pub const ROUND_END_CYCLES: u64 = 1;
+/// The kept cell's Known bit: its row read as a scan reads one.
+pub const KEPT_CHECK_CYCLES: u64 = SCAN_ROW_CYCLES;
 /// `Score::Product`: (n1 + 1)(n0 + 1) by shift and add, a bit of a 12-bit
 /// count a cycle (the iCE40 has no multipliers). Charged in full, though
 /// the hardware could overlap it with the next cell's probes.
@@ -101,6 +109,8 @@ enum Probe {
     /// Not probed (`Policy::skip_second`): the other value contradicted,
     /// so this one is fixed for good and line logic from it decides.
     Untried,
+    /// Past the budget when its line logic ended.
+    OverBudget,
 }
 
 /// `Policy::alike`: keeping the filled probe's result, a row: its Known and
@@ -115,6 +125,19 @@ fn score(how: Score, n1: usize, n0: usize) -> usize {
     match how {
         Score::Min => n1.min(n0),
         Score::Product => (n1 + 1) * (n0 + 1),
+    }
+}
+
+/// Line logic from a fix for good, within a round: a stall hands the board
+/// back to the search's Check (a cycle), which gives up past the budget.
+fn fixed_line_logic(b: &mut Board, over_budget: &dyn Fn(u64) -> bool) -> Option<End> {
+    match b.line_logic() {
+        Stop::Stalled => {
+            let before = b.verdict.cycles;
+            b.verdict.cycles += CHECK_CYCLES;
+            over_budget(before).then_some(End::OverBudget)
+        }
+        stop => Some(End::Stop(stop)),
     }
 }
 
@@ -143,12 +166,9 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                     break;
                 };
                 from = c + 1;
-                if over_budget(b.verdict.cycles) {
-                    return End::OverBudget;
-                }
                 b.verdict.probes += 1;
                 let start = b.verdict.cycles;
-                let filled = probe(b, r, c, true, first);
+                let filled = probe(b, r, c, true, first, over_budget);
                 let halfway = b.verdict.cycles;
                 if let (true, Probe::Fixed(f1)) = (policy.alike, &filled) {
                     b.verdict.cycles += ALIKE_COPY_ROW_CYCLES * changed_rows(b.rows, f1);
@@ -156,8 +176,9 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                 // A solution found by the filled probe: no empty probe.
                 let empty = match filled {
                     Probe::Solution => None,
+                    Probe::OverBudget => return End::OverBudget,
                     Probe::Contradiction if policy.skip_second => Some(Probe::Untried),
-                    _ => Some(probe(b, r, c, false, first)),
+                    _ => Some(probe(b, r, c, false, first, over_budget)),
                 };
                 let cell = b.verdict.cycles - start;
                 let partner = waiting.take();
@@ -170,9 +191,9 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                 b.verdict.cycles -= saved;
                 let empty = match empty {
                     None | Some(Probe::Solution) => return End::Found,
+                    Some(Probe::OverBudget) => return End::OverBudget,
                     Some(empty) => empty,
                 };
-                b.verdict.cycles += DECIDE_CYCLES;
                 let forced = match (filled, empty) {
                     (Probe::Fixed(f1), Probe::Fixed(f0)) => {
                         let (n1, n0) = (f1.len(), f0.len());
@@ -199,9 +220,8 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                             b.fix(r, c, v, None);
                         }
                         b.line = alike[0].0;
-                        match b.line_logic() {
-                            Stop::Stalled => {}
-                            stop => return End::Stop(stop),
+                        if let Some(end) = fixed_line_logic(b, over_budget) {
+                            return end;
                         }
                         continue;
                     }
@@ -216,17 +236,17 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
                 b.verdict.cycles += GUESS_CYCLES;
                 b.fix(r, c, forced, None);
                 b.line = r;
-                match b.line_logic() {
-                    Stop::Stalled => {}
-                    stop => return End::Stop(stop),
+                if let Some(end) = fixed_line_logic(b, over_budget) {
+                    return end;
                 }
             }
         }
+        b.verdict.cycles += ROUND_END_CYCLES;
         if policy.keep_best {
             // The kept cell, if still unknown and not beaten by this round's
-            // best (its Known bit read: a cycle).
-            b.verdict.cycles += 1;
+            // best (its Known bit read).
             if let Some((s, r, c, _)) = kept {
+                b.verdict.cycles += KEPT_CHECK_CYCLES;
                 if b.is_known(r, c) || best.is_some_and(|(t, ..)| t > s) {
                     kept = None;
                 }
@@ -236,11 +256,13 @@ pub(super) fn rounds(b: &mut Board, first: bool, over_budget: &dyn Fn(u64) -> bo
         let choice = if policy.keep_best { kept } else { best };
         if fixed_any {
             // `Policy::max_rounds`: enough; the best cell if still unknown
-            // (its Known bit read: a cycle).
+            // (its Known bit read).
             if policy.max_rounds > 0 && round_count >= policy.max_rounds as usize {
-                b.verdict.cycles += 1;
-                if let Some((_, r, c, value)) = choice.filter(|&(_, r, c, _)| !b.is_known(r, c)) {
-                    return End::Branch(r, c, value);
+                if let Some((_, r, c, value)) = choice {
+                    b.verdict.cycles += KEPT_CHECK_CYCLES;
+                    if !b.is_known(r, c) {
+                        return End::Branch(r, c, value);
+                    }
                 }
             }
             continue;
@@ -272,8 +294,17 @@ fn overlap(pairs: Pairs, filled: Option<u64>, cell: u64, partner: Option<u64>) -
 }
 
 /// Probes a cell with a value and undoes what it did (unless it found a
-/// solution in first-solution mode).
-fn probe(b: &mut Board, row: usize, column: usize, value: bool, first: bool) -> Probe {
+/// solution in first-solution mode): the guess, line logic, the search's
+/// Check (which gives up past the budget), the undo to the mark, and
+/// ProbeDone.
+fn probe(
+    b: &mut Board,
+    row: usize,
+    column: usize,
+    value: bool,
+    first: bool,
+    over_budget: &dyn Fn(u64) -> bool,
+) -> Probe {
     let mark = b.trail.len();
     // A probe changes no line for good.
     let changed = b.changed.clone();
@@ -281,6 +312,11 @@ fn probe(b: &mut Board, row: usize, column: usize, value: bool, first: bool) -> 
     let stop = b.line_logic();
     if stop == Stop::Complete && first {
         return Probe::Solution;
+    }
+    let before = b.verdict.cycles;
+    b.verdict.cycles += CHECK_CYCLES;
+    if over_budget(before) {
+        return Probe::OverBudget;
     }
     let fixed = b.trail[mark + 1..]
         .iter()
@@ -291,6 +327,7 @@ fn probe(b: &mut Board, row: usize, column: usize, value: bool, first: bool) -> 
     }
     b.forget_dirty();
     b.changed = changed;
+    b.verdict.cycles += PROBE_DONE_CYCLES;
     match stop {
         Stop::Contradiction(_) => Probe::Contradiction,
         _ => Probe::Fixed(fixed),

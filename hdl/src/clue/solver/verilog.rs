@@ -10,7 +10,7 @@ use crate::link::protocol::status::outcome;
 const TESTBENCH: &str = r#"
 module tb;
   reg clock = 0;
-  reg abort = 0, start = 0, first_only = 0, clue_write = 0, line_write = 0, read_value = 0, read_differs = 0;
+  reg abort = 0, start = 0, first_only = 0, probe = 0, clue_write = 0, line_write = 0, read_value = 0, read_differs = 0;
   reg [11:0] budget;
   reg [6:0] rows, columns, clue_length, line_number;
   reg [10:0] clue_address, line_first;
@@ -24,11 +24,12 @@ module tb;
   top uut(.clock(clock), .abort(abort), .start(start), .rows(rows), .columns(columns),
       .clue_write(clue_write), .clue_address(clue_address), .clue_length(clue_length),
       .line_write(line_write), .line_number(line_number), .line_first(line_first),
-      .line_blocks(line_blocks), .budget(budget), .first_only(first_only), .read_row(read_row), .read_value(read_value),
+      .line_blocks(line_blocks), .budget(budget), .first_only(first_only), .probe(probe), .read_row(read_row), .read_value(read_value),
           .read_differs(read_differs), .all_known(all_known), .nodes(nodes), .backtracks(backtracks),
       .row_word(row_word), .busy(busy), .done(done), .outcome(outcome),
       .detail(detail), .cycles(cycles), .passes(passes));
-  // Boards: m, n, budget, then per line its block count and blocks; 0 0 ends.
+  // Boards: m, n, budget, probing, then per line its block count and
+  // blocks; 0 0 ends.
   reg [15:0] stimulus [0:65535];
   integer at, line, b, k, r, guard;
   reg [63:0] known, value;
@@ -37,7 +38,8 @@ module tb;
 $readmemh("stimulus.hex", stimulus);
 at = 0;
 while (stimulus[at] != 0) begin
-  rows = stimulus[at]; columns = stimulus[at + 1]; budget = stimulus[at + 2]; at = at + 3;
+  rows = stimulus[at]; columns = stimulus[at + 1]; budget = stimulus[at + 2];
+  probe = stimulus[at + 3]; at = at + 4;
   abort = 1; @(posedge clock); #1; abort = 0;
   clue_address = 0;
   for (line = 0; line < rows + columns; line = line + 1) begin
@@ -93,9 +95,27 @@ fn verilog_matches_the_model() {
         boards.push((r, c));
         budgets.push(4095);
     }
+    // Eight of them again, probing (the model's `Mode::probe`), and sparse
+    // ones that need more search. (Icarus is slow: 24 and 6 took 395 s.)
+    let first_searched = boards.len() - budgets.iter().filter(|&&b| b > 0).count();
+    let mut probing = vec![false; boards.len()];
+    let again: usize = std::env::var("ICARUS_PROBED").map_or(0, |t| t.parse().unwrap());
+    let sparse: usize = std::env::var("ICARUS_SPARSE").map_or(0, |t| t.parse().unwrap());
+    for i in first_searched..first_searched + again {
+        boards.push(boards[i].clone());
+        budgets.push(4095);
+        probing.push(true);
+    }
+    for _ in 0..sparse {
+        let (m, n) = (8 + rng.below(4) as usize, 8 + rng.below(4) as usize);
+        let density = 35 + rng.below(11);
+        boards.push(random_clues(&mut rng, m, n, density));
+        budgets.push(4095);
+        probing.push(true);
+    }
     let mut words = vec![];
-    for ((r, c), budget) in boards.iter().zip(&budgets) {
-        words.extend([r.len(), c.len(), *budget]);
+    for (((r, c), budget), &probe) in boards.iter().zip(&budgets).zip(&probing) {
+        words.extend([r.len(), c.len(), *budget, probe as usize]);
         for clue in r.iter().chain(c) {
             words.push(clue.len());
             words.extend(clue);
@@ -112,8 +132,13 @@ fn verilog_matches_the_model() {
         .lines()
         .filter(|l| !l.is_empty() && !l.starts_with("VCD") && !l.starts_with("WARNING"));
     let mut searched = 0;
-    for ((r, c), &budget) in boards.iter().zip(&budgets) {
-        let v = clue_model::search(r, c, budget as u16);
+    for (((r, c), &budget), &probe) in boards.iter().zip(&budgets).zip(&probing) {
+        let mode = clue_model::Mode {
+            budget: budget as u16,
+            first: false,
+            probe,
+        };
+        let v = clue_model::run(r, c, mode);
         searched += (v.nodes > 0) as usize;
         let head = format!(
             "{} {} {} {} {} {}",
