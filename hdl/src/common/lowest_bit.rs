@@ -1,10 +1,10 @@
 //! The lowest set bit of a 32-bit word, one-hot (0 for 0), fast.
 //!
 //! `x & (!x + 1)` says the same, but its 32-bit carry chain took about 6 ns
-//! on the HX8K, and the solver and the cell writer each need the answer
-//! with more logic after it in the same cycle. Here four bytes each find
-//! their lowest bit on an 8-bit chain while the lowest non-empty byte is
-//! found beside them: about half the delay.
+//! on the HX8K, and the DNF solver's phase schedule and the cell writer each
+//! need the answer with more logic after it in the same cycle. Here four
+//! bytes each find their lowest bit on an 8-bit chain while the lowest
+//! non-empty byte is found beside them: about half the delay.
 
 use rust_hdl::prelude::*;
 

@@ -1,7 +1,7 @@
-//! One copy of the board's Known and Value in block RAM (the solver keeps a
-//! row copy and a column copy, see `solver.rs`): a word per line, Known and
-//! Value for up to 32 cells, read whole, written whole or a cell at a time,
-//! two cells a cycle.
+//! One copy of the board's Known and Value in block RAM (the board memory
+//! keeps a row copy and a column copy, see `board_memory.rs`): a word per
+//! line, Known and Value for up to 32 cells, read whole, written whole or a
+//! cell at a time, two cells a cycle.
 //!
 //! Two cells a cycle: the copy is two lanes, each a masked block RAM of
 //! 16 cells (Known in bits 0..16, Value in 16..32). Word w keeps its cells
@@ -13,7 +13,7 @@
 //!
 //! Writes reach the lanes a cycle later, through registers (a choice of
 //! sources before the enables and masks of 8 block RAMs missed 100 MHz). A
-//! whole-word write wins over cell writes in the same cycle; the solver
+//! whole-word write wins over cell writes in the same cycle; the board memory
 //! never makes both.
 
 use crate::common::params::MAX_LINE;

@@ -1,7 +1,7 @@
 //! The cell writer: copies the cells a visit newly fixed into the crossing
 //! copy of the board, two cells a cycle.
 //!
-//! The board is kept twice in block RAM (see `solver.rs`): row-major, a
+//! The board is kept twice in block RAM (see `board_memory.rs`): row-major, a
 //! word a row, and column-major, a word a column. A row visit writes its own
 //! row word whole; each cell (r, c) it newly fixed must also be set in
 //! column word c, bit r: a masked write of one bit. The copy

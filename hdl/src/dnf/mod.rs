@@ -5,13 +5,17 @@
 //!
 //! * [`core`]: the whole engine behind its UART: parser, solver, reply;
 //! * [`parser`]: protocol v1's messages into options and line counts;
-//! * [`solver`]: the visit order and Known/Value, joined to
-//!   [`option_store`], [`line_filter`], [`board_copy`] and [`cell_writer`];
+//! * [`solver`]: a visit's pipeline and the solve's states, joined to
+//!   [`option_store`] and [`line_filter`], to [`board_memory`] (Known and
+//!   Value: two [`board_copy`]s and the [`cell_writer`]), to
+//!   [`phase_schedule`] (the dirty lines, the line visited next) and to
+//!   [`verdict`] (the outcome and the counts);
 //! * [`reply`]: the verdict and the board as protocol v1 messages;
 //! * [`model`]: the engine in plain Rust, cycle for cycle;
 //! * [`options`]: a line's options, enumerated.
 
 pub mod board_copy;
+pub mod board_memory;
 pub mod cell_writer;
 pub mod core;
 pub mod line_filter;
@@ -19,5 +23,7 @@ pub mod model;
 pub mod option_store;
 pub mod options;
 pub mod parser;
+pub mod phase_schedule;
 pub mod reply;
 pub mod solver;
+pub mod verdict;

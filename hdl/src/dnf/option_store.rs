@@ -88,13 +88,16 @@ pub struct OptionStore {
     pub rows: Signal<In, Bits<DIM_BITS>>,
     /// The line filter's pair of reads and writes a cycle.
     pub pairs: PairResponder,
-    /// Solver: the line table (entry one cycle after its address).
+    /// Solver: the line table, a line's base and count (one cycle after
+    /// its address).
     pub table_read_address: Signal<In, Bits<TABLE_BITS>>,
     pub table_read_used: Signal<In, Bit>,
-    pub table_data: Signal<Out, Bits<ENTRY_BITS>>,
+    pub table_base: Signal<Out, Bits<FIFO_ADDR_BITS>>,
+    pub table_count: Signal<Out, Bits<COUNT_BITS>>,
     pub table_write: Signal<In, Bit>,
     pub table_write_address: Signal<In, Bits<TABLE_BITS>>,
-    pub table_write_data: Signal<In, Bits<ENTRY_BITS>>,
+    pub table_write_base: Signal<In, Bits<FIFO_ADDR_BITS>>,
+    pub table_write_count: Signal<In, Bits<COUNT_BITS>>,
     even: Ram<MAX_LINE, BANK_BITS>,
     odd: Ram<MAX_LINE, BANK_BITS>,
     line_table: Ram<ENTRY_BITS, TABLE_BITS>,
@@ -134,10 +137,12 @@ impl Default for OptionStore {
             pairs: Default::default(),
             table_read_address: Default::default(),
             table_read_used: Default::default(),
-            table_data: Default::default(),
+            table_base: Default::default(),
+            table_count: Default::default(),
             table_write: Default::default(),
             table_write_address: Default::default(),
-            table_write_data: Default::default(),
+            table_write_base: Default::default(),
+            table_write_count: Default::default(),
             even: Default::default(),
             odd: Default::default(),
             line_table: Default::default(),
@@ -193,7 +198,9 @@ impl Logic for OptionStore {
         self.pairs.odd_data.next = self.odd.read_data.val();
         self.line_table.read_address.next = self.table_read_address.val();
         self.line_table.read_used.next = self.table_read_used.val();
-        self.table_data.next = self.line_table.read_data.val();
+        self.table_base.next = self.line_table.read_data.val().get_bits::<FIFO_ADDR_BITS>(0);
+        self.table_count.next =
+            bit_cast::<COUNT_BITS, ENTRY_BITS>(self.line_table.read_data.val() >> self.count_shift.val());
 
         // Writes: the solver's, or the loader's append at the tail. They
         // reach the banks a cycle later, through registers (the enables of
@@ -226,7 +233,8 @@ impl Logic for OptionStore {
         self.line_table.write_enable.next = self.table_write.val();
         self.line_table.write_keep.next = 0.into();
         self.line_table.write_address.next = self.table_write_address.val();
-        self.line_table.write_data.next = self.table_write_data.val();
+        self.line_table.write_data.next = bit_cast::<ENTRY_BITS, FIFO_ADDR_BITS>(self.table_write_base.val())
+            | (bit_cast::<ENTRY_BITS, COUNT_BITS>(self.table_write_count.val()) << self.count_shift.val());
         self.is_column.next = self.line_end_line.val() >= bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val());
         self.column_index.next =
             self.line_end_line.val() - bit_cast::<LINE_ID_BITS, DIM_BITS>(self.rows.val());
@@ -262,11 +270,6 @@ impl OptionStore {
         let bank = if slot % 2 == 0 { &self.even } else { &self.odd };
         bank.peek((slot / 2).into()).to_u64()
     }
-}
-
-/// A line table entry.
-pub fn entry(base: u64, count: u64) -> u64 {
-    base | count << FIFO_ADDR_BITS
 }
 
 #[cfg(test)]
@@ -341,7 +344,8 @@ mod tests {
             let address = if line < 2 { line } else { 32 + line - 2 };
             uut.table_read_address.next = (address as u64).into();
             tick(&mut uut, |u| &mut u.clock);
-            assert_eq!(uut.table_data.val().to_u64(), entry(base, count), "line {line}");
+            let read = (uut.table_base.val().to_u64(), uut.table_count.val().to_u64());
+            assert_eq!(read, (base, count), "line {line}");
             base += count;
         }
     }

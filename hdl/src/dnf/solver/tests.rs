@@ -2,6 +2,7 @@ use super::*;
 use crate::bench::boards::{dense_picture, lines_of, random_15x15, random_clues, Rng};
 use crate::bench::{tick, yosys_check};
 use crate::dnf::model::{self, Verdict};
+use crate::link::protocol::status::outcome;
 
 /// What the solver produced for one board.
 #[derive(Debug, PartialEq)]
