@@ -256,18 +256,50 @@ pub fn iverilog_run<B: Block>(
         "iverilog rejected {name}:\n{}",
         String::from_utf8_lossy(&compile.stderr)
     );
-    let run = std::process::Command::new("vvp")
+    // The output goes to files, so that a run can be waited for with a
+    // deadline: Verilog whose `always @(*)` blocks feed each other glitches
+    // (a default overwritten in the same block) can loop in one time step
+    // for ever, where RustHDL's simulator settles.
+    let stdout = std::fs::File::create(dir.join("vvp.out")).unwrap();
+    let stderr = std::fs::File::create(dir.join("vvp.err")).unwrap();
+    let mut vvp = std::process::Command::new("vvp")
         .current_dir(&dir)
         .arg("sim")
-        .output()
+        .stdin(std::process::Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .spawn()
         .unwrap();
+    let limit = std::time::Duration::from_secs(ICARUS_SECONDS);
+    let began = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = vvp.try_wait().unwrap() {
+            break status;
+        }
+        if began.elapsed() > limit {
+            vvp.kill().ok();
+            vvp.wait().ok();
+            panic!(
+                "vvp did not finish {name} in {ICARUS_SECONDS} s (its output so far: {}); \
+                 a zero-delay loop between glitching always blocks?",
+                dir.join("vvp.out").display()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
     assert!(
-        run.status.success(),
+        status.success(),
         "vvp failed on {name}:\n{}",
-        String::from_utf8_lossy(&run.stderr)
+        std::fs::read_to_string(dir.join("vvp.err")).unwrap_or_default()
     );
-    Some(String::from_utf8_lossy(&run.stdout).into_owned())
+    let out = std::fs::read_to_string(dir.join("vvp.out")).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    Some(out)
 }
+
+/// The longest an Icarus run may take: the slowest (the clue solver's, with
+/// probing) takes about three minutes on a loaded two-core machine.
+const ICARUS_SECONDS: u64 = 1200;
 
 #[cfg(test)]
 mod tests {

@@ -360,9 +360,13 @@ impl Logic for Search {
         self.lines.probe_scan.next = self.scan_probe.val();
         self.lines.scan_row.next = self.scan_row_q.q.val();
         self.lines.column_mask.next = self.column_mask.val();
-        self.scan_mask.next = self.column_mask.val();
+        // One assignment on each path: a default overwritten in the same
+        // `always @(*)` glitches the port, and Icarus then ping-pongs the
+        // glitch with the solver's own default for `push` for ever.
         if self.probe_mode.q.val() {
             self.scan_mask.next = self.lines.scan_mask.val();
+        } else {
+            self.scan_mask.next = self.column_mask.val();
         }
         self.score.clock.next = self.clock.val();
         // (A probe's count starts at its guess.)
@@ -749,9 +753,10 @@ impl Logic for Search {
         self.nodes.next = self.nodes_q.q.val();
         self.in_probe.next = self.in_probe_q.q.val();
         // (Without probing, the first guess is the first branch.)
-        self.guessed.next = self.searching.val();
         if self.probe_mode.q.val() {
             self.guessed.next = self.branched.q.val() | self.in_probe_q.q.val();
+        } else {
+            self.guessed.next = self.searching.val();
         }
         self.backtracks.next = self.backtracks_q.q.val();
     }

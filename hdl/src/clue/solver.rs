@@ -288,7 +288,11 @@ impl Logic for ClueSolver {
         self.search.copied_cell.next = self.copied_cell.q.val();
         self.search.line_index.next = self.order.index.val();
         self.search.is_column.next = self.order.is_column.val();
-        self.search.push.next = false;
+        // Written once, not as a default overwritten in Write: the glitch of
+        // an overwritten default re-runs the search's `always @(*)`, whose own
+        // overwritten outputs re-run this one, and Icarus never settles.
+        self.search.push.next =
+            (self.state.q.val() == State::Write) & self.writer.fixed.val() & self.searching.q.val();
         self.search.searching.next = self.searching.q.val();
 
         self.writer.start.next = false;
@@ -421,7 +425,6 @@ impl Logic for ClueSolver {
                     self.copied_cell.d.next = self.words.lowest_cell.val();
                 }
                 self.tally.fixing.next = self.writer.fixed.val();
-                self.search.push.next = self.writer.fixed.val() & self.searching.q.val();
                 if self.writer.done.val() {
                     self.state.d.next = State::Advance;
                 }
