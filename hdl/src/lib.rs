@@ -8,6 +8,7 @@
 //!   RAM (protocol v1);
 //! * [`clue`]: the clue engine: line solving from clues, and search
 //!   (protocol v2);
+//! * [`colour`]: the colour clue engine's model, so far its line logic;
 //! * [`common`]: block RAM, the lowest-bit finder, build parameters;
 //! * [`bench`]: testbench helpers and the driver that steps a core behind
 //!   its UART;
@@ -16,6 +17,7 @@
 pub mod bench;
 pub mod board_model;
 pub mod clue;
+pub mod colour;
 pub mod common;
 pub mod dnf;
 pub mod link;

@@ -308,6 +308,62 @@ mod tests {
         agree_with_brute_force(Rule::Blocks, 4, 7, 3000);
     }
 
+    /// The colour engine's automaton (`nonogram_hdl::colour::line_logic`)
+    /// against this solver's block DP on lines too long to enumerate: two
+    /// algorithms, the same answers.
+    #[test]
+    fn blocks_agree_with_the_colour_engines_automaton() {
+        use nonogram_hdl::colour::line_logic::{solve_line, Block, MAX_LENGTH};
+        let mut seed = 0x51ce_c010_0a11_0001u64;
+        let mut solver = LineSolver::default();
+        let (mut contradictions, mut trials) = (0, 0);
+        for _ in 0..20_000 {
+            let colours = 2 + (xorshift(&mut seed) % 7) as u8;
+            let n = 1 + (xorshift(&mut seed) % MAX_LENGTH as u64) as usize;
+            let background = xorshift(&mut seed) % 90;
+            let fill: Vec<u8> = (0..n)
+                .map(|_| {
+                    if xorshift(&mut seed) % 100 < background {
+                        0
+                    } else {
+                        1 + (xorshift(&mut seed) % (colours as u64 - 1)) as u8
+                    }
+                })
+                .collect();
+            let clue = clue_of_line(Rule::Blocks, colours as usize, &fill);
+            let narrowed = xorshift(&mut seed) % 100;
+            let cells: Vec<Cell> = fill
+                .iter()
+                .map(|&c| {
+                    let r = xorshift(&mut seed);
+                    if r % 100 >= narrowed {
+                        return (1 << colours) - 1;
+                    }
+                    let keep = if r % 7 == 0 { 0 } else { 1 << c };
+                    (keep | (r >> 8) as u32) & ((1 << colours) - 1)
+                })
+                .collect();
+            let blocks: Vec<Block> = clue
+                .iter()
+                .map(|h| Block {
+                    length: h.len,
+                    ink: h.colour,
+                })
+                .collect();
+            let mut engine: Vec<u8> = cells.iter().map(|&c| c as u8).collect();
+            let engine =
+                solve_line(&blocks, &mut engine).then(|| engine.iter().map(|&c| c as Cell).collect());
+            let want = solver.solve(Rule::Blocks, &clue, &cells);
+            contradictions += want.is_none() as usize;
+            trials += 1;
+            assert_eq!(engine, want, "clue {clue:?} cells {cells:?}");
+        }
+        assert!(
+            contradictions > 1000 && contradictions < trials - 1000,
+            "{contradictions} of {trials}"
+        );
+    }
+
     #[test]
     fn counts_agree_with_brute_force() {
         agree_with_brute_force(Rule::Counts, 2, 9, 2000);
