@@ -442,6 +442,63 @@ mod tests {
         }
     }
 
+    /// Line logic alone, here and in the colour engine's model
+    /// (`nonogram_hdl::colour::model`, another visit order and another line
+    /// solver): the same verdict and the same cells, on random boards and on
+    /// boards with one clue broken.
+    #[test]
+    fn line_logic_agrees_with_the_colour_engines_model() {
+        use nonogram_hdl::colour::line_logic::Block as EngineBlock;
+        use nonogram_hdl::colour::model::line_logic;
+        use nonogram_hdl::link::protocol::status::outcome;
+        let mut seed = 0xc010_0a11_b0a4_0001u64;
+        let mut seen = [0; 3];
+        for i in 0..400 {
+            let (mut p, k) = random_board(&mut seed, 1, 20);
+            if i % 4 == 3 {
+                let row = (xorshift(&mut seed) % p.rows.len() as u64) as usize;
+                p.rows[row].push(Hint {
+                    len: 1,
+                    colour: 1,
+                    circled: false,
+                });
+            }
+            let blocks = |lines: &[Vec<Hint>]| -> Vec<Vec<EngineBlock>> {
+                lines
+                    .iter()
+                    .map(|l| {
+                        l.iter()
+                            .map(|h| EngineBlock {
+                                length: h.len,
+                                ink: h.colour,
+                            })
+                            .collect()
+                    })
+                    .collect()
+            };
+            let model = line_logic(&blocks(&p.rows), &blocks(&p.columns), k);
+            let found = solve(&p, 1, &Budget::default());
+            let want = match found.line_logic.unwrap() {
+                LineOutcome::Solved => outcome::SOLVED,
+                LineOutcome::Contradiction => outcome::CONTRADICTION,
+                LineOutcome::Stalled => outcome::STALLED,
+            };
+            assert_eq!(model.outcome, want, "{:?}", p.goal);
+            seen[[outcome::SOLVED, outcome::CONTRADICTION, outcome::STALLED]
+                .iter()
+                .position(|&o| o == want)
+                .unwrap()] += 1;
+            if want != outcome::CONTRADICTION {
+                let cells: Vec<Cell> = model.cells.iter().map(|&c| c as Cell).collect();
+                assert_eq!(cells, found.line_cells, "{:?}", p.goal);
+            }
+        }
+        assert!(
+            seen.iter().all(|&n| n > 20),
+            "solved, contradiction, stalled: {seen:?}"
+        );
+    }
+
     #[test]
     fn a_clue_that_cannot_be_met_has_no_solution() {
         let mut p = puzzle_of(Rule::Blocks, 3, 2, 2, &[1, 2, 0, 1]);
