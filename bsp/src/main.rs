@@ -51,6 +51,8 @@ enum EngineArg {
     Dnf,
     /// The clue engine: boards up to 64×64 from their clues, protocol v2.
     Clues,
+    /// The clue engine with probing, boards up to 32×32, protocol v2.
+    Probing,
 }
 
 impl EngineArg {
@@ -58,6 +60,7 @@ impl EngineArg {
         match self {
             EngineArg::Dnf => Engine::Dnf,
             EngineArg::Clues => Engine::Clues,
+            EngineArg::Probing => Engine::Probing,
         }
     }
 
@@ -165,10 +168,14 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
         EngineArg::Dnf => println!(
             "top level: DNF engine, {baud} baud ({cpb} clocks per bit), option FIFO 2^{FIFO_ADDR_BITS} = {FIFO_ENTRIES} entries"
         ),
-        EngineArg::Clues => println!(
-            "top level: clue engine, {baud} baud ({cpb} clocks per bit), boards up to 64x64, {} blocks",
-            1 << nonogram_hdl::clue::clue_store::CLUE_STORE_BITS
-        ),
+        EngineArg::Clues | EngineArg::Probing => {
+            let side = engine.engine().clue_side();
+            println!(
+                "top level: {} engine, {baud} baud ({cpb} clocks per bit), boards up to {side}x{side}, {} blocks",
+                engine.engine().name(),
+                1 << nonogram_hdl::clue::clue_store::CLUE_STORE_BITS
+            )
+        }
     }
     let start = Instant::now();
     let verilog = top_verilog(cpb, engine.engine()).map_err(|e| anyhow!(e))?;
@@ -264,6 +271,7 @@ fn build_image(
             "  DNF engine, {baud} baud, option FIFO {FIFO_ENTRIES} entries (NONOGRAM_FIFO_ADDR_BITS={FIFO_ADDR_BITS})"
         ),
         EngineArg::Clues => println!("  clue engine, {baud} baud, boards up to 64x64"),
+        EngineArg::Probing => println!("  clue engine with probing, {baud} baud, boards up to 32x32"),
     }
     for line in r.to_string().lines() {
         println!("  {line}");

@@ -8,7 +8,7 @@
 use crate::clue::clue_model;
 use crate::common::params::FIFO_ENTRIES;
 use crate::dnf::model::{check_capacity, solve};
-use crate::link::protocol::status::{detail, outcome};
+use crate::link::protocol::status::{detail, engines, outcome};
 use crate::link::protocol::{code, image, Message};
 
 /// The board side of the host → board stream: a state machine that takes
@@ -28,8 +28,11 @@ pub enum Engine {
     /// Filters the options of protocol v1 (`core.rs`).
     #[default]
     Dnf,
-    /// Solves from the clues of protocol v2 (`clue_core.rs`).
+    /// Solves from the clues of protocol v2, up to 64×64 (`clue/core.rs`).
     Clues,
+    /// The clue engine with probing, up to 32×32 (`clue/core.rs`,
+    /// `ProbingCore`).
+    Probing,
 }
 
 impl Engine {
@@ -38,16 +41,17 @@ impl Engine {
         match self {
             Engine::Dnf => image::DNF,
             Engine::Clues => image::CLUES,
+            Engine::Probing => image::PROBING,
         }
     }
 
     /// The engine flash image `image` runs (the cores boot only images the
     /// flash holds, so anything but the clue image is the DNF engine's).
     pub fn of_image(image: u8) -> Engine {
-        if image == image::CLUES {
-            Engine::Clues
-        } else {
-            Engine::Dnf
+        match image {
+            image::CLUES => Engine::Clues,
+            image::PROBING => Engine::Probing,
+            _ => Engine::Dnf,
         }
     }
 
@@ -59,15 +63,40 @@ impl Engine {
     pub fn synth_options(self) -> &'static str {
         match self {
             Engine::Dnf => "",
-            Engine::Clues => "-abc9",
+            Engine::Clues | Engine::Probing => "-abc9",
         }
     }
 
-    /// Its name in flags and reports: "dnf" or "clues".
+    /// Its code in the ENGINES field (`status::engines`).
+    pub fn code(self) -> u8 {
+        match self {
+            Engine::Dnf => engines::DNF,
+            Engine::Clues => engines::CLUES,
+            Engine::Probing => engines::PROBING,
+        }
+    }
+
+    /// Whether it speaks protocol v2 (clues).
+    pub fn takes_clues(self) -> bool {
+        self != Engine::Dnf
+    }
+
+    /// The largest side of a board a clue engine takes (its INFO's
+    /// MAX_LINE); the DNF engine's lines are MAX_LINE long.
+    pub fn clue_side(self) -> usize {
+        match self {
+            Engine::Dnf => crate::common::params::MAX_LINE,
+            Engine::Clues => clue_model::MAX_SIDE,
+            Engine::Probing => crate::clue::core::PROBING_SIDE,
+        }
+    }
+
+    /// Its name in flags and reports: "dnf", "clues" or "probing".
     pub fn name(self) -> &'static str {
         match self {
             Engine::Dnf => "dnf",
             Engine::Clues => "clues",
+            Engine::Probing => "probing",
         }
     }
 }
@@ -170,7 +199,7 @@ impl BoardModel {
         self.state = State::Idle;
         Some(match self.engine {
             Engine::Dnf => refusal(o, d),
-            Engine::Clues => clue_refusal(o, d),
+            clues => clue_refusal(clues, o, d),
         })
     }
 
@@ -180,14 +209,15 @@ impl BoardModel {
         match (m.code(), &mut self.state) {
             (code::START_BOARD, State::Rows(rows)) => {
                 let (rows, columns) = (*rows, index);
-                if m.value() != (self.engine == Engine::Clues) {
+                if m.value() != self.engine.takes_clues() {
                     return self.refuse(outcome::OVER_CAPACITY, detail::NO_ENGINE);
                 }
-                if self.engine == Engine::Clues {
+                if self.engine.takes_clues() {
                     if rows == 0 || columns == 0 {
                         return self.refuse(outcome::MALFORMED, detail::BAD_SIZE);
                     }
-                    if rows > clue_model::MAX_SIDE || columns > clue_model::MAX_SIDE {
+                    let side = self.engine.clue_side();
+                    if rows > side || columns > side {
                         return self.refuse(outcome::OVER_CAPACITY, detail::BAD_SIZE);
                     }
                     self.state = State::Clues {
@@ -220,7 +250,7 @@ impl BoardModel {
                 self.state = State::Idle;
                 Some(match self.engine {
                     Engine::Dnf => info_reply(),
-                    Engine::Clues => clue_refusal(outcome::INFO, detail::NONE),
+                    clues => clue_refusal(clues, outcome::INFO, detail::NONE),
                 })
             }
             // A reply here is instant, so the board is idle whenever it is
@@ -271,10 +301,16 @@ impl BoardModel {
                         let columns_clues = clues.split_off(rows);
                         // END_BOARD's index is the search budget, its value
                         // bit first-solution mode.
-                        let verdict = clue_model::search_in(clues, &columns_clues, index as u16, m.value());
+                        let mode = clue_model::Mode {
+                            budget: index as u16,
+                            first: m.value(),
+                            probe: self.engine == Engine::Probing,
+                        };
+                        let verdict = clue_model::run(clues, &columns_clues, mode);
                         debug_assert_eq!(verdict.columns, columns);
+                        let engine = self.engine;
                         self.state = State::Idle;
-                        return Some(clue_reply(&verdict));
+                        return Some(clue_reply(engine, &verdict));
                     }
                     code::END_BOARD => return self.refuse(outcome::MALFORMED, detail::WRONG_LINE),
                     _ => return self.refuse(outcome::MALFORMED, detail::UNEXPECTED),

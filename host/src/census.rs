@@ -234,7 +234,7 @@ impl Classifier {
                 let v = model::solve(rows, columns, &self.lines);
                 (v.outcome, v.detail, v.cells)
             }
-            Engine::Clues => {
+            Engine::Clues | Engine::Probing => {
                 let v = clue_model::solve(&self.row_buf, &self.column_buf);
                 (v.outcome, v.detail, v.cells)
             }

@@ -345,13 +345,15 @@ pub fn send_puzzle(
 ) -> Result<Exchange, LinkError> {
     let bytes = match engine {
         Engine::Dnf => crate::wire::encode(puzzle, every_cell),
-        Engine::Clues => crate::wire::encode_clues(puzzle, budget, first),
+        Engine::Clues | Engine::Probing => crate::wire::encode_clues(puzzle, budget, first),
     };
     let timeout = config.reply_timeout.unwrap_or_else(|| {
         // A search may take its whole budget.
         let search = match engine {
             Engine::Dnf => 0,
-            Engine::Clues => (budget as u64) << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
+            Engine::Clues | Engine::Probing => {
+                (budget as u64) << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS
+            }
         };
         reply_timeout(
             puzzle.height(),
@@ -414,10 +416,10 @@ pub fn running(info: &Reply) -> (Engine, u8) {
     if info.engines == 0 {
         return (Engine::Dnf, 0);
     }
-    let engine = if info.engines & engines::CLUES != 0 {
-        Engine::Clues
-    } else {
-        Engine::Dnf
+    let engine = match info.engines & 0x0f {
+        engines::CLUES => Engine::Clues,
+        engines::PROBING => Engine::Probing,
+        _ => Engine::Dnf,
     };
     (engine, info.engines >> 4)
 }

@@ -27,8 +27,9 @@ fn next(state: &mut u64) -> u64 {
 fn fits(engine: Engine, puzzle: &Puzzle) -> bool {
     match engine {
         Engine::Dnf => crate::wire::check_capacity(puzzle).is_ok(),
-        Engine::Clues => {
+        clues => {
             nonogram_hdl::clue::clue_model::check_capacity(&puzzle.rows, &puzzle.columns).is_ok()
+                && puzzle.width().max(puzzle.height()) <= clues.clue_side()
         }
     }
 }
@@ -83,12 +84,12 @@ pub fn picture_with_count(seed: u64, index: u64, size: usize, black: usize) -> P
     puzzle
 }
 
-/// Parses `--engine`: "dnf" or "clues".
+/// Parses `--engine`: "dnf", "clues" or "probing".
 pub fn parse_engine(s: &str) -> Result<Engine, String> {
-    [Engine::Dnf, Engine::Clues]
+    [Engine::Dnf, Engine::Clues, Engine::Probing]
         .into_iter()
         .find(|e| e.name() == s)
-        .ok_or_else(|| format!("not an engine: {s:?} (write dnf or clues)"))
+        .ok_or_else(|| format!("not an engine: {s:?} (write dnf, clues or probing)"))
 }
 
 /// Threads to use when none are asked for: one per core.

@@ -42,9 +42,15 @@ pub fn choose_engine(puzzle: &Puzzle, forced: Option<Engine>, running: Engine, i
             && crate::solver::line_solve(&puzzle.rows, &puzzle.columns).outcome
                 != crate::solver::LineOutcome::Stalled
     };
+    // Probing is the clue engine's better search, on boards that fit it.
+    let probing_fits = || puzzle.width().max(puzzle.height()) <= Engine::Probing.clue_side();
+    let clues_available = available(Engine::Clues) || available(Engine::Probing);
     match forced {
         Some(e) => e,
-        None if available(Engine::Dnf) && (!available(Engine::Clues) || dnf_decides()) => Engine::Dnf,
+        None if available(Engine::Dnf) && (!clues_available || dnf_decides()) => Engine::Dnf,
+        None if available(Engine::Probing) && (probing_fits() || !available(Engine::Clues)) => {
+            Engine::Probing
+        }
         None if available(Engine::Clues) => Engine::Clues,
         None => running,
     }
@@ -103,10 +109,10 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
     }
     let fits = match engine {
         Engine::Dnf => wire::check_capacity(puzzle),
-        Engine::Clues => {
+        Engine::Clues | Engine::Probing => {
             // Capacity from the board's INFO when it sent one.
-            use nonogram_hdl::clue::clue_model::{CLUE_STORE_BLOCKS, MAX_SIDE};
-            let max_side = info.as_ref().map_or(MAX_SIDE, |i| i.max_line as usize);
+            use nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS;
+            let max_side = info.as_ref().map_or(engine.clue_side(), |i| i.max_line as usize);
             let store = info
                 .as_ref()
                 .map_or(CLUE_STORE_BLOCKS, |i| 1usize << i.clue_store_bits.min(16));
@@ -151,7 +157,7 @@ pub fn report_reply(
     report.board_seconds = Some(reply.cycles as f64 / BOARD_CLOCK_HZ as f64);
     report.passes = Some(reply.passes);
     report.board_options = Some(reply.options);
-    if report.engine.as_deref() == Some("clues") {
+    if matches!(report.engine.as_deref(), Some("clues" | "probing")) {
         report.board_nodes = Some(reply.nodes);
         report.board_backtracks = Some(reply.backtracks);
     }

@@ -19,7 +19,7 @@ pub mod verilated;
 
 use nonogram_hdl::bench;
 use nonogram_hdl::bench::driver::{CoreDriver, SerialCore};
-use nonogram_hdl::clue::core::ClueCore;
+use nonogram_hdl::clue::core::{ClueCore, ProbingCore};
 use nonogram_hdl::dnf::core::NonogramCore;
 
 pub use nonogram_hdl::board_model::Engine;
@@ -433,6 +433,7 @@ pub fn rusthdl_core(engine: Engine, rate_error: f64) -> Box<dyn SimCore> {
     match engine {
         Engine::Dnf => make::<NonogramCore>(rate_error),
         Engine::Clues => make::<ClueCore>(rate_error),
+        Engine::Probing => make::<ProbingCore>(rate_error),
     }
 }
 

@@ -129,6 +129,7 @@ pub fn core_verilog(engine: Engine, clocks_per_bit: u32) -> String {
     let verilog = match engine {
         Engine::Dnf => emit::<nonogram_hdl::dnf::core::NonogramCore>(clocks_per_bit),
         Engine::Clues => emit::<nonogram_hdl::clue::core::ClueCore>(clocks_per_bit),
+        Engine::Probing => emit::<nonogram_hdl::clue::core::ProbingCore>(clocks_per_bit),
     };
     assert!(
         verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid,boot,boot_image);"),

@@ -3,7 +3,7 @@
 //! testbenches and the simulated board (`nonogram-sim`) all run on this.
 
 use crate::bench::tick;
-use crate::clue::core::ClueCore;
+use crate::clue::core::{ClueCore, ProbingCore};
 use crate::dnf::core::{phase, NonogramCore};
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
@@ -51,6 +51,7 @@ macro_rules! serial_core {
 }
 serial_core!(NonogramCore);
 serial_core!(ClueCore);
+serial_core!(ProbingCore);
 
 /// Cycles without activity after which the core is taken to be waiting.
 const CALM_CYCLES: u64 = 64;

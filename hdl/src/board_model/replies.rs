@@ -2,7 +2,8 @@
 //! sends them: the DNF engine's (protocol v1) and the clue engine's
 //! (protocol v2), refusals and INFO.
 
-use crate::clue::clue_model::{self, ClueVerdict};
+use super::Engine;
+use crate::clue::clue_model::ClueVerdict;
 use crate::common::params::{FIFO_ADDR_BITS, MAX_LINE, MAX_LINES};
 use crate::dnf::model::Verdict;
 use crate::link::protocol::status::{detail, engines, field, outcome};
@@ -95,7 +96,16 @@ pub fn info_reply() -> Vec<u8> {
 
 /// The STATUS fields of a v2 reply, 0..=14 in order, then the eight SEARCH
 /// messages.
-fn clue_status(o: u8, d: u8, cycles: u32, passes: u8, nodes: u32, backtracks: u32) -> Vec<Message> {
+fn clue_status(
+    engine: Engine,
+    o: u8,
+    d: u8,
+    cycles: u32,
+    passes: u8,
+    nodes: u32,
+    backtracks: u32,
+) -> Vec<Message> {
+    let side = engine.clue_side() as u8;
     let mut fields = vec![
         Message::status(field::OUTCOME, o),
         Message::status(field::DETAIL, d),
@@ -107,11 +117,11 @@ fn clue_status(o: u8, d: u8, cycles: u32, passes: u8, nodes: u32, backtracks: u3
     let build = [
         (field::OPTIONS_0, 0),
         (field::OPTIONS_0 + 1, 0),
-        (field::MAX_LINE, clue_model::MAX_SIDE as u8),
+        (field::MAX_LINE, side),
         (field::FIFO_ADDR_BITS, 0),
         (field::VERSION, crate::clue::reply::VERSION),
-        (field::MAX_LINES, 2 * clue_model::MAX_SIDE as u8),
-        (field::ENGINES, image::engines_field(engines::CLUES, image::FLASH)),
+        (field::MAX_LINES, 2 * side),
+        (field::ENGINES, image::engines_field(engine.code(), image::FLASH)),
         (
             field::CLUE_STORE_BITS,
             crate::clue::clue_store::CLUE_STORE_BITS as u8,
@@ -124,13 +134,14 @@ fn clue_status(o: u8, d: u8, cycles: u32, passes: u8, nodes: u32, backtracks: u3
     fields
 }
 
-/// The clue engine's reply for a verdict (protocol v2, packed cells).
-pub fn clue_reply(verdict: &ClueVerdict) -> Vec<u8> {
+/// A clue engine's reply for a verdict (protocol v2, packed cells).
+pub fn clue_reply(engine: Engine, verdict: &ClueVerdict) -> Vec<u8> {
     if verdict.cells.is_empty() {
-        return clue_refusal(verdict.outcome, verdict.detail);
+        return clue_refusal(engine, verdict.outcome, verdict.detail);
     }
     let clip = |x: u64| x.min(u32::MAX as u64) as u32;
     let status = clue_status(
+        engine,
         verdict.outcome,
         verdict.detail,
         clip(verdict.cycles),
@@ -150,9 +161,10 @@ pub fn clue_reply(verdict: &ClueVerdict) -> Vec<u8> {
     out
 }
 
-/// The clue engine's reply without cells: a refusal, or INFO.
-pub fn clue_refusal(o: u8, d: u8) -> Vec<u8> {
+/// A clue engine's reply without cells: a refusal, or INFO.
+pub fn clue_refusal(engine: Engine, o: u8, d: u8) -> Vec<u8> {
     let mut out = Vec::new();
-    crate::clue::clue_protocol::encode_reply(0, 0, &[], &[], &clue_status(o, d, 0, 0, 0, 0), &mut out);
+    let status = clue_status(engine, o, d, 0, 0, 0, 0);
+    crate::clue::clue_protocol::encode_reply(0, 0, &[], &[], &status, &mut out);
     out
 }

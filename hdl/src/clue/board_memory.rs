@@ -20,12 +20,15 @@
 
 use rust_hdl::prelude::*;
 
+use crate::common::line_reg::CellReg;
 use crate::common::ram::Ram;
 use crate::constant;
 
 #[derive(LogicBlock)]
 pub struct BoardMemory {
     pub clock: Signal<In, Clock>,
+    /// Lines of at most 32 cells (see `LineReg`): a constant of the core.
+    pub narrow: Signal<In, Bit>,
     /// What the next cycle reads (one flag at a time): the reply's row; the
     /// visited line; the crossing line of `copied_cell`; the search's
     /// scanned, guessed and saved rows, and an undone cell's row and
@@ -92,7 +95,7 @@ pub struct BoardMemory {
     read_line_number: Signal<Local, Bits<6>>,
     write_q: DFF<Bit>,
     write_address_q: DFF<Bits<8>>,
-    write_data: DFF<Bits<64>>,
+    write_data: CellReg,
     // High in the cycle of a write (decoded from the solver's state, the
     // written word's multiplexer missed 100 MHz).
     word_known: DFF<Bit>,
@@ -117,6 +120,7 @@ impl Default for BoardMemory {
     fn default() -> Self {
         BoardMemory {
             clock: Default::default(),
+            narrow: Default::default(),
             read_reply: Default::default(),
             read_line: Default::default(),
             read_cross: Default::default(),
@@ -207,6 +211,7 @@ impl Logic for BoardMemory {
             cross_value,
             undo_second
         );
+        self.write_data.narrow.next = self.narrow.val();
         self.board.clock.next = self.clock.val();
         self.solution.clock.next = self.clock.val();
         self.reading_reply.d.next = self.read_reply.val();

@@ -1,8 +1,15 @@
 //! The clue engine's core (protocol v2): UART in, the v2 parser, the clue
 //! engine, the v2 reply assembler, UART out. Same pins and status outputs as
 //! the DNF core (`core.rs`), so the board's top level and the simulated
-//! board take either. The two do not fit the HX8K together (README, "Two
-//! bitstreams"), so each is a bitstream of its own.
+//! board take either. The engines do not fit the HX8K together (README,
+//! "Two bitstreams"), so each is a bitstream of its own.
+//!
+//! It comes in two builds:
+//! * [`ClueCore`]: boards up to 64×64, searching without probing (the
+//!   probing gateware is tied off, and yosys builds none of it);
+//! * [`ProbingCore`]: boards up to 32×32, probing before every branch
+//!   (`clue_model::probe`). Narrow, the line registers keep 32 bits
+//!   (`LineReg`), which leaves the room probing needs at 100 MHz.
 
 use crate::clue::parser::ClueParser;
 use crate::clue::reply::ClueReply;
@@ -10,14 +17,23 @@ use crate::clue::solver::ClueSolver;
 use crate::constant;
 use crate::dnf::core::phase;
 use crate::link::protocol::image;
-use crate::link::protocol::status::outcome;
+use crate::link::protocol::status::{engines, outcome};
 use crate::link::uart_rx::UartRx;
 use crate::link::uart_tx::UartTx;
 use crate::link::warm_boot::WarmBoot;
 use rust_hdl::prelude::*;
 
+/// The 64×64 clue engine, without probing.
+pub type ClueCore = ClueEngineCore<false>;
+
+/// The 32×32 clue engine that probes before every branch.
+pub type ProbingCore = ClueEngineCore<true>;
+
+/// The side of the narrow, probing engine.
+pub const PROBING_SIDE: usize = 32;
+
 #[derive(LogicBlock)]
-pub struct ClueCore {
+pub struct ClueEngineCore<const PROBING: bool> {
     pub clock: Signal<In, Clock>,
     /// Synchronous, active high: everything back to idle.
     pub reset: Signal<In, Bit>,
@@ -48,12 +64,19 @@ pub struct ClueCore {
     solving: Constant<Bits<2>>,
     sending: Constant<Bits<2>>,
     info: Constant<Bits<3>>,
+    /// The build: 32 a side and probing, or 64 and not.
+    probing: Constant<Bit>,
 }
 
-impl ClueCore {
+impl<const PROBING: bool> ClueEngineCore<PROBING> {
     /// A core whose UART runs at `clock / clocks_per_bit` baud (≥ 4 clocks per bit).
-    pub fn new(clocks_per_bit: u32) -> ClueCore {
-        ClueCore {
+    pub fn new(clocks_per_bit: u32) -> Self {
+        let (side, engine) = if PROBING {
+            (PROBING_SIDE, engines::PROBING)
+        } else {
+            (crate::clue::clue_model::MAX_SIDE, engines::CLUES)
+        };
+        ClueEngineCore {
             clock: Default::default(),
             reset: Default::default(),
             rx: Default::default(),
@@ -64,9 +87,9 @@ impl ClueCore {
             boot: Default::default(),
             boot_image: Default::default(),
             uart_rx: UartRx::new(clocks_per_bit),
-            parser: ClueParser::new(clocks_per_bit),
+            parser: ClueParser::with_side(clocks_per_bit, side),
             engine: Default::default(),
-            reply: Default::default(),
+            reply: ClueReply::for_engine(engine, side),
             uart_tx: UartTx::new(clocks_per_bit),
             warm_boot: WarmBoot::new(image::FLASH),
             outcome_q: Default::default(),
@@ -78,11 +101,12 @@ impl ClueCore {
             solving: constant(phase::SOLVING),
             sending: constant(phase::SENDING),
             info: constant(outcome::INFO),
+            probing: Constant::new(PROBING),
         }
     }
 }
 
-impl Logic for ClueCore {
+impl<const PROBING: bool> Logic for ClueEngineCore<PROBING> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, outcome_q, outcome_valid_q, phase_q, tx_busy);
@@ -106,9 +130,8 @@ impl Logic for ClueCore {
         self.engine.columns.next = self.parser.columns.val();
         self.engine.budget.next = self.parser.budget.val();
         self.engine.first_only.next = self.parser.first_only.val();
-        // (Probing is built but not yet asked for: its gateware is being
-        // brought to its model, `clue_model::probe`.)
-        self.engine.probe.next = false;
+        self.engine.narrow.next = self.probing.val();
+        self.engine.probe.next = self.probing.val();
         self.engine.clue_write.next = self.parser.clue_write.val();
         self.engine.clue_address.next = self.parser.clue_address.val();
         self.engine.clue_length.next = self.parser.clue_length.val();

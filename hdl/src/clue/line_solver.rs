@@ -18,6 +18,7 @@
 //! `start` to `done`. Why an automaton and not the block-per-cycle dynamic
 //! program: the README's "clue engine" section has the measurements.
 
+use crate::common::line_reg::{CellReg, LineReg};
 use crate::common::ram::Ram;
 use rust_hdl::prelude::*;
 
@@ -30,6 +31,10 @@ pub const MAX_BLOCKS: usize = 32;
 
 /// A row of automaton states (line_logic::STATES).
 type States = Bits<66>;
+
+/// The row of states a narrow solver keeps: a line of at most 32 cells
+/// reaches states 0..=33 (its last gap sits at most at L + 1).
+type StateReg = LineReg<66, 34>;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 enum Phase {
@@ -47,7 +52,9 @@ pub struct LineSolver {
     /// Pulse: solve the line given by `length`, `blocks`, `known`, `value`
     /// (sampled in this cycle).
     pub start: Signal<In, Bit>,
-    /// Cells in the line, 1..=64.
+    /// Lines of at most 32 cells (see `LineReg`): a constant of the core.
+    pub narrow: Signal<In, Bit>,
+    /// Cells in the line, 1..=64 (1..=32 narrow).
     pub length: Signal<In, Bits<7>>,
     /// Blocks in the clue, 0..=32.
     pub blocks: Signal<In, Bits<6>>,
@@ -67,8 +74,8 @@ pub struct LineSolver {
     pub feasible: Signal<Out, Bit>,
     phase: DFF<Phase>,
     // The line: which cells can be filled, which emptied.
-    fillable: DFF<Bits<64>>,
-    emptiable: DFF<Bits<64>>,
+    fillable: CellReg,
+    emptiable: CellReg,
     last_cell: DFF<Bits<7>>,
     /// L + 1: where g_k may be at most.
     gap_limit: DFF<Bits<8>>,
@@ -93,7 +100,7 @@ pub struct LineSolver {
     cursor_down: DFF<Bits<7>>,
     at_last: DFF<Bit>,
     at_first: DFF<Bit>,
-    states: DFF<States>,
+    states: StateReg,
     // The phase's steps as flags of their own, so that the clock enables of
     // the wide registers come straight from a flip-flop (the critical path).
     going_forward: DFF<Bit>,
@@ -106,14 +113,16 @@ pub struct LineSolver {
     met_empty_states: Signal<Local, Bits<64>>,
     even_bits: Constant<Bits<64>>,
     met: DFF<Bit>,
-    can_fill_q: DFF<Bits<64>>,
-    can_empty_q: DFF<Bits<64>>,
+    can_fill_q: CellReg,
+    can_empty_q: CellReg,
     feasible_q: DFF<Bit>,
     done_q: DFF<Bit>,
     // Combinational.
     next_gap_at: Signal<Local, Bits<8>>,
     gap_here: Signal<Local, States>,
     next_cursor: Signal<Local, Bits<7>>,
+    /// The line's last bit: 63, or 31 narrow.
+    top: Signal<Local, Bits<6>>,
     cell_fillable: Signal<Local, Bit>,
     cell_emptiable: Signal<Local, Bit>,
     by_fill_forward: Signal<Local, States>,
@@ -128,6 +137,7 @@ impl Default for LineSolver {
         LineSolver {
             clock: Default::default(),
             start: Default::default(),
+            narrow: Default::default(),
             length: Default::default(),
             blocks: Default::default(),
             known: Default::default(),
@@ -180,6 +190,7 @@ impl Default for LineSolver {
             next_gap_at: Default::default(),
             gap_here: Default::default(),
             next_cursor: Default::default(),
+            top: Default::default(),
             cell_fillable: Default::default(),
             cell_emptiable: Default::default(),
             by_fill_forward: Default::default(),
@@ -232,6 +243,16 @@ impl Logic for LineSolver {
             feasible_q,
             done_q
         );
+        self.fillable.narrow.next = self.narrow.val();
+        self.emptiable.narrow.next = self.narrow.val();
+        self.states.narrow.next = self.narrow.val();
+        self.can_fill_q.narrow.next = self.narrow.val();
+        self.can_empty_q.narrow.next = self.narrow.val();
+        if self.narrow.val() {
+            self.top.next = 31.into();
+        } else {
+            self.top.next = 63.into();
+        }
         self.forward_store.clock.next = self.clock.val();
         // Forward writes, Turn and Backward read: never both at once.
         self.forward_store.read_used.next = false;
@@ -244,14 +265,14 @@ impl Logic for LineSolver {
         self.clue_address.next = bit_cast::<5, 6>(self.issued.q.val());
         // The cell under the cursor: the line's two words rotate right past
         // bit 0 going forwards, so that going backwards they rotate left past
-        // bit 63 (no 64-way multiplexer on the path). Which end, on
+        // the top bit (no 64-way multiplexer on the path). Which end, on
         // `going_backward` (high in Backward exactly): decoded from `phase`
         // it made a critical path into `states` on nextpnr seeds.
         self.cell_fillable.next = self.fillable.q.val().get_bit(0);
         self.cell_emptiable.next = self.emptiable.q.val().get_bit(0);
         if self.going_backward.q.val() {
-            self.cell_fillable.next = self.fillable.q.val().get_bit(63);
-            self.cell_emptiable.next = self.emptiable.q.val().get_bit(63);
+            self.cell_fillable.next = self.fillable.q.val().get_bit(self.top.val().index());
+            self.cell_emptiable.next = self.emptiable.q.val().get_bit(self.top.val().index());
         }
         self.next_cursor.next = self.cursor.q.val();
         self.arriving.d.next = false;
@@ -364,8 +385,9 @@ impl Logic for LineSolver {
         if self.going_forward.q.val() {
             self.states.d.next = self.by_fill_forward.val() | self.by_empty_forward.val();
             self.forward_store.write_enable.next = true;
-            self.fillable.d.next = (self.fillable.q.val() >> 1) | (self.fillable.q.val() << 63);
-            self.emptiable.d.next = (self.emptiable.q.val() >> 1) | (self.emptiable.q.val() << 63);
+            self.fillable.d.next = (self.fillable.q.val() >> 1) | (self.fillable.q.val() << self.top.val());
+            self.emptiable.d.next =
+                (self.emptiable.q.val() >> 1) | (self.emptiable.q.val() << self.top.val());
         }
         if self.turning.q.val() {
             self.forward_store.read_used.next = true;
@@ -379,8 +401,9 @@ impl Logic for LineSolver {
             self.forward_store.read_used.next = true;
             self.met.d.next = true;
             self.states.d.next = self.by_fill.val() | self.by_empty.val();
-            self.fillable.d.next = (self.fillable.q.val() << 1) | (self.fillable.q.val() >> 63);
-            self.emptiable.d.next = (self.emptiable.q.val() << 1) | (self.emptiable.q.val() >> 63);
+            self.fillable.d.next = (self.fillable.q.val() << 1) | (self.fillable.q.val() >> self.top.val());
+            self.emptiable.d.next =
+                (self.emptiable.q.val() << 1) | (self.emptiable.q.val() >> self.top.val());
         }
         // The cursor moves up going forwards until the last cell, down
         // going backwards until the first (on the flags, high in Forward and

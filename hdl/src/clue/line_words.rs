@@ -16,11 +16,14 @@
 //!   to `guess_value`, and is the only fresh cell.
 
 use crate::clue::fresh_finder::FreshFinder;
+use crate::common::line_reg::CellReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Default)]
 pub struct LineWords {
     pub clock: Signal<In, Clock>,
+    /// Lines of at most 32 cells (see `LineReg`): a constant of the core.
+    pub narrow: Signal<In, Bit>,
     /// The board memory's read port (Known, or the row's Value for a guess).
     pub read_data: Signal<In, Bits<64>>,
     pub load_known: Signal<In, Bit>,
@@ -43,10 +46,10 @@ pub struct LineWords {
     pub lowest_cell: Signal<Out, Bits<6>>,
     pub copied_bit: Signal<Out, Bits<64>>,
     pub copied_value: Signal<Out, Bit>,
-    line_known_q: DFF<Bits<64>>,
-    new_known_q: DFF<Bits<64>>,
-    new_value_q: DFF<Bits<64>>,
-    fresh: DFF<Bits<64>>,
+    line_known_q: CellReg,
+    new_known_q: CellReg,
+    new_value_q: CellReg,
+    fresh: CellReg,
     fresh_any_q: DFF<Bit>,
     finder: FreshFinder,
     solved_known: Signal<Local, Bits<64>>,
@@ -64,6 +67,10 @@ impl Logic for LineWords {
             fresh,
             fresh_any_q
         );
+        self.line_known_q.narrow.next = self.narrow.val();
+        self.new_known_q.narrow.next = self.narrow.val();
+        self.new_value_q.narrow.next = self.narrow.val();
+        self.fresh.narrow.next = self.narrow.val();
         self.finder.clock.next = self.clock.val();
         self.finder.fresh.next = self.fresh.q.val();
         self.finder.value.next = self.new_value_q.q.val();

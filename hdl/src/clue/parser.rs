@@ -126,16 +126,22 @@ pub struct ClueParser {
 
 impl ClueParser {
     pub fn new(clocks_per_bit: u32) -> ClueParser {
-        ClueParser::with_framer(MessageFramer::new(clocks_per_bit))
+        ClueParser::with_framer(MessageFramer::new(clocks_per_bit), MAX_SIDE)
+    }
+
+    /// A parser that refuses boards over `max_side` a side (a narrow
+    /// engine's).
+    pub fn with_side(clocks_per_bit: u32, max_side: usize) -> ClueParser {
+        ClueParser::with_framer(MessageFramer::new(clocks_per_bit), max_side)
     }
 
     /// A parser whose idle timeout is `cycles` clock cycles (the formal
     /// checks use a short one).
     pub fn with_idle_cycles(cycles: u64) -> ClueParser {
-        ClueParser::with_framer(MessageFramer::with_idle_cycles(cycles))
+        ClueParser::with_framer(MessageFramer::with_idle_cycles(cycles), MAX_SIDE)
     }
 
-    fn with_framer(framer: MessageFramer) -> ClueParser {
+    fn with_framer(framer: MessageFramer, max_side: usize) -> ClueParser {
         ClueParser {
             clock: Default::default(),
             reset: Default::default(),
@@ -162,8 +168,8 @@ impl ClueParser {
             switch: Default::default(),
             switch_image: Default::default(),
             loading: Default::default(),
-            // Up to 64 a side, and any two sides fit together.
-            session: BoardSession::new(framer, true, MAX_SIDE as u64, None),
+            // Up to `max_side` a side, and any two sides fit together.
+            session: BoardSession::new(framer, true, max_side as u64, None),
             message_code: Default::default(),
             message_index: Default::default(),
             state: Default::default(),

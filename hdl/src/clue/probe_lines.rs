@@ -24,11 +24,14 @@
 //! board's columns not yet probed in a row of the round (every cell), or
 //! in the round's columns (else); in any other scan, the board's columns.
 
+use crate::common::line_reg::CellReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Default)]
 pub struct ProbeLines {
     pub clock: Signal<In, Clock>,
+    /// At most 32 rows and columns (see `LineReg`): a constant of the core.
+    pub narrow: Signal<In, Bit>,
     pub start: Signal<In, Bit>,
     pub crossing: Signal<In, Bit>,
     pub is_column: Signal<In, Bit>,
@@ -45,12 +48,12 @@ pub struct ProbeLines {
     pub scan_row: Signal<In, Bits<6>>,
     pub column_mask: Signal<In, Bits<64>>,
     pub scan_mask: Signal<Out, Bits<64>>,
-    changed_rows: DFF<Bits<64>>,
-    changed_columns: DFF<Bits<64>>,
-    round_rows: DFF<Bits<64>>,
-    round_columns: DFF<Bits<64>>,
-    row_todo: DFF<Bits<64>>,
-    scan_mask_q: DFF<Bits<64>>,
+    changed_rows: CellReg,
+    changed_columns: CellReg,
+    round_rows: CellReg,
+    round_columns: CellReg,
+    row_todo: CellReg,
+    scan_mask_q: CellReg,
     row_stale_q: DFF<Bit>,
     next_row_stale: DFF<Bit>,
     row_stale: Signal<Local, Bit>,
@@ -73,6 +76,12 @@ impl Logic for ProbeLines {
             row_stale_q,
             next_row_stale
         );
+        self.changed_rows.narrow.next = self.narrow.val();
+        self.changed_columns.narrow.next = self.narrow.val();
+        self.round_rows.narrow.next = self.narrow.val();
+        self.round_columns.narrow.next = self.narrow.val();
+        self.row_todo.narrow.next = self.narrow.val();
+        self.scan_mask_q.narrow.next = self.narrow.val();
         if self.crossing.val() & !self.in_probe.val() {
             if self.is_column.val() {
                 self.changed_columns.d.next = self.changed_columns.q.val() | self.line_bit.val();

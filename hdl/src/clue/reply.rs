@@ -76,6 +76,10 @@ pub struct ClueReply {
     sender: MessageSender,
     status: StatusFields,
     step: DFF<Bits<5>>,
+    // A copy of `step` for the status fields' multiplexer alone: from the
+    // one register that also drives the header and the phase, its route
+    // across the chip missed 100 MHz on nextpnr seeds.
+    status_step: DFF<Bits<5>>,
     maps: MapPacker,
     several_q: DFF<Bit>,
     rows_q: DFF<Bits<7>>,
@@ -83,6 +87,11 @@ pub struct ClueReply {
     outcome_q: DFF<Bits<8>>,
     detail_q: DFF<Bits<8>>,
     cycles_q: DFF<Bits<CYCLE_BITS>>,
+    // The search's counts, latched with the verdict as the cycles are: read
+    // from the solver's own registers, they pulled the status multiplexer
+    // across the chip, a path that missed 100 MHz on nextpnr seeds.
+    nodes_q: DFF<Bits<32>>,
+    backtracks_q: DFF<Bits<32>>,
     passes_q: DFF<Bits<8>>,
     // A board's reply: the SEARCH fields are the engine's counts (they hold
     // until the next board starts, and a new board's START_BOARD aborts
@@ -107,6 +116,14 @@ pub struct ClueReply {
 
 impl Default for ClueReply {
     fn default() -> Self {
+        ClueReply::for_engine(status::engines::CLUES, crate::clue::clue_model::MAX_SIDE)
+    }
+}
+
+impl ClueReply {
+    /// The reply of an image running `engine` (one of `status::engines`)
+    /// on boards of up to `max_side` a side, as its INFO tells.
+    pub fn for_engine(engine: u8, max_side: usize) -> Self {
         ClueReply {
             clock: Default::default(),
             abort: Default::default(),
@@ -139,11 +156,14 @@ impl Default for ClueReply {
             sender: Default::default(),
             status: Default::default(),
             step: Default::default(),
+            status_step: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
             outcome_q: Default::default(),
             detail_q: Default::default(),
             cycles_q: Default::default(),
+            nodes_q: Default::default(),
+            backtracks_q: Default::default(),
             passes_q: Default::default(),
             board_cells: Default::default(),
             value_bit: constant(1u64),
@@ -154,10 +174,10 @@ impl Default for ClueReply {
             code_status: constant(code::STATUS),
             code_end_board: constant(code::END_BOARD),
             info: constant(status::outcome::INFO),
-            max_line: constant(crate::clue::clue_model::MAX_SIDE as u64),
+            max_line: constant(max_side as u64),
             version: constant(VERSION),
-            max_lines: constant(2 * crate::clue::clue_model::MAX_SIDE as u64),
-            engines: constant(image::engines_field(status::engines::CLUES, image::FLASH)),
+            max_lines: constant(2 * max_side as u64),
+            engines: constant(image::engines_field(engine, image::FLASH)),
             clue_store_bits: constant(CLUE_STORE_BITS as u64),
             last_step: constant(status::field::SEARCH as u64 + 7),
             several: constant(status::outcome::SEVERAL),
@@ -173,12 +193,15 @@ impl Logic for ClueReply {
             clock,
             phase,
             step,
+            status_step,
             several_q,
             rows_q,
             columns_q,
             outcome_q,
             detail_q,
             cycles_q,
+            nodes_q,
+            backtracks_q,
             passes_q,
             board_reply
         );
@@ -211,7 +234,7 @@ impl Logic for ClueReply {
         // 10 (option FIFO size) are 0, no DNF engine; every reply sends the
         // eight SEARCH fields.
         self.status.clock.next = self.clock.val();
-        self.status.step.next = self.step.q.val();
+        self.status.step.next = self.status_step.q.val();
         self.status.last_step.next = self.last_step.val();
         self.status.outcome.next = self.outcome_q.q.val();
         self.status.detail.next = self.detail_q.q.val();
@@ -224,8 +247,8 @@ impl Logic for ClueReply {
         self.status.max_lines.next = self.max_lines.val();
         self.status.engines.next = self.engines.val();
         self.status.clue_store_bits.next = self.clue_store_bits.val();
-        self.status.nodes.next = self.nodes.val();
-        self.status.backtracks.next = self.backtracks.val();
+        self.status.nodes.next = self.nodes_q.q.val();
+        self.status.backtracks.next = self.backtracks_q.q.val();
         self.status.with_search.next = self.board_reply.q.val();
 
         match self.phase.q.val() {
@@ -310,6 +333,8 @@ impl Logic for ClueReply {
             self.outcome_q.d.next = bit_cast::<8, 3>(self.solver_outcome.val());
             self.detail_q.d.next = self.detail.val();
             self.cycles_q.d.next = self.cycles.val();
+            self.nodes_q.d.next = self.nodes.val();
+            self.backtracks_q.d.next = self.backtracks.val();
             self.passes_q.d.next = self.passes.val();
             self.several_q.d.next = self.solver_outcome.val() == self.several.val();
             self.board_reply.d.next = true;
@@ -327,6 +352,7 @@ impl Logic for ClueReply {
         if self.abort.val() & !self.refused.val() & !self.query.val() {
             self.phase.d.next = ReplyPhase::Idle;
         }
+        self.status_step.d.next = self.step.d.val();
     }
 }
 

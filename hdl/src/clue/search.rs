@@ -98,6 +98,8 @@ enum ScanKind {
 #[derive(LogicBlock, Default)]
 pub struct Search {
     pub clock: Signal<In, Clock>,
+    /// At most 32 rows and columns (see `LineReg`): a constant of the core.
+    pub narrow: Signal<In, Bit>,
     /// A new board, with its budget in units of 2^20 cycles (0: no search),
     /// and whether to probe before every branch.
     pub start: Signal<In, Bit>,
@@ -241,6 +243,11 @@ pub struct Search {
     undo_probe: DFF<Bit>,
     undo_probe_end: DFF<Bit>,
     in_round: DFF<Bit>,
+    // A round ends a cycle after the step that ends it (a backtrack, a
+    // branch, no cell probed): as the step's own enable, `in_round` took
+    // six LUTs from the step on the narrow image's critical path. Nothing
+    // reads it in that cycle.
+    leaving_round: DFF<Bit>,
     probe_value: DFF<Bit>,
     probe_column: DFF<Bits<6>>,
     probe_contradicted: DFF<Bit>,
@@ -303,6 +310,7 @@ impl Logic for Search {
             undo_probe,
             undo_probe_end,
             in_round,
+            leaving_round,
             probe_value,
             probe_column,
             probe_contradicted,
@@ -336,6 +344,7 @@ impl Logic for Search {
         }
 
         self.lines.clock.next = self.clock.val();
+        self.lines.narrow.next = self.narrow.val();
         self.lines.start.next = self.start.val();
         self.lines.crossing.next = self.crossing.val();
         self.lines.is_column.next = self.is_column.val();
@@ -349,6 +358,10 @@ impl Logic for Search {
         // `copied_bit`.)
         self.lines.row_take.next = self.picked.q.val();
         self.picked.d.next = false;
+        self.leaving_round.d.next = false;
+        if self.leaving_round.q.val() {
+            self.in_round.d.next = false;
+        }
         self.forget_q.d.next = false;
         self.row_begin_q.d.next = false;
         // Probing's decisions all go through `probe_mode`: a core that ties
@@ -446,7 +459,7 @@ impl Logic for Search {
                         self.forgetting_q.d.next = true;
                         self.count_backtrack.d.next = true;
                         self.forget_q.d.next = true;
-                        self.in_round.d.next = false;
+                        self.leaving_round.d.next = true;
                         self.step.d.next = Step::UndoRow;
                     } else if self.in_round.q.val() {
                         // A fix for good stalled: the round goes on.
@@ -666,7 +679,7 @@ impl Logic for Search {
                             self.branch_now.next = true;
                         } else {
                             // No cell was probed: the first unknown one.
-                            self.in_round.d.next = false;
+                            self.leaving_round.d.next = true;
                             self.scan_row_q.d.next = 0.into();
                             self.scan_kind.d.next = ScanKind::Unknown;
                             self.step.d.next = Step::ScanRead;
@@ -678,7 +691,7 @@ impl Logic for Search {
         // The branch on the kept cell (from RoundNext, or from ScanPick's
         // check that it is still unknown).
         if self.branch_now.val() {
-            self.in_round.d.next = false;
+            self.leaving_round.d.next = true;
             self.guess_row_q.d.next = self.score.kept_row.val();
             self.guess_column_load.next = true;
             self.guess_column.next = self.score.kept_column.val();

@@ -58,6 +58,7 @@ use crate::clue::search::Search;
 use crate::clue::tally::Tally;
 use crate::clue::verdict::Verdict;
 use crate::clue::visit_order::VisitOrder;
+use crate::common::line_reg::CellReg;
 use crate::common::params::CYCLE_BITS;
 use rust_hdl::prelude::*;
 
@@ -88,6 +89,10 @@ enum State {
 #[derive(LogicBlock, Default)]
 pub struct ClueSolver {
     pub clock: Signal<In, Clock>,
+    /// Boards of at most 32 rows and columns: a constant of the core, which
+    /// leaves yosys only the low half of every line register to build
+    /// (`LineReg`).
+    pub narrow: Signal<In, Bit>,
     /// Stop whatever is going on.
     pub abort: Signal<In, Bit>,
     /// Pulse: the clues of a `rows` × `columns` board are loaded; solve it.
@@ -146,7 +151,7 @@ pub struct ClueSolver {
     verdict: Verdict,
     state: DFF<State>,
     counter: DFF<Bits<8>>,
-    line_bit: DFF<Bits<64>>,
+    line_bit: CellReg,
     // The bit `line_bit` has a cycle later: the line's number for a visit
     // (set in Look), the guessed column then row for a guess, the column
     // then row of each cell undone. (A register to register decoder.)
@@ -192,6 +197,12 @@ impl Logic for ClueSolver {
             after_guess
         );
         self.line_solver.clock.next = self.clock.val();
+        self.line_bit.narrow.next = self.narrow.val();
+        self.line_solver.narrow.next = self.narrow.val();
+        self.board.narrow.next = self.narrow.val();
+        self.order.narrow.next = self.narrow.val();
+        self.words.narrow.next = self.narrow.val();
+        self.search.narrow.next = self.narrow.val();
         self.store.clock.next = self.clock.val();
         self.board.clock.next = self.clock.val();
         self.order.clock.next = self.clock.val();

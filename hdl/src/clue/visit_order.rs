@@ -13,11 +13,14 @@
 //! * `marking`: the guessed row is dirty; `forgetting`: a backtrack forgets
 //!   every dirty bit.
 
+use crate::common::line_reg::CellReg;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Default)]
 pub struct VisitOrder {
     pub clock: Signal<In, Clock>,
+    /// At most 32 rows and columns (see `LineReg`): a constant of the core.
+    pub narrow: Signal<In, Bit>,
     /// A new `rows` × `columns` board: begin at row 0, every bit clean.
     pub start: Signal<In, Bit>,
     pub start_rows: Signal<In, Bits<7>>,
@@ -48,7 +51,7 @@ pub struct VisitOrder {
     pub index: Signal<Out, Bits<6>>,
     pub is_column: Signal<Out, Bit>,
     pub length: Signal<Out, Bits<7>>,
-    /// The line's dirty bit, a cycle late (a 64-way multiplexer,
+    /// The line's dirty bit, a cycle late (the one-hot index ANDed in,
     /// registered), and whether any line is dirty (registered too).
     pub line_dirty: Signal<Out, Bit>,
     pub any_dirty: Signal<Out, Bit>,
@@ -59,6 +62,10 @@ pub struct VisitOrder {
     last_line: DFF<Bits<8>>,
     line_q: DFF<Bits<8>>,
     index_q: DFF<Bits<6>>,
+    // `index_q` one-hot: the line's dirty bit is then an AND-OR of 64
+    // pairs (four LUT levels) rather than a 64-way multiplexer (six), which
+    // missed 100 MHz on nextpnr seeds.
+    index_bit: CellReg,
     is_column_q: DFF<Bit>,
     length_q: DFF<Bits<7>>,
     // The line is the last row, the last line: registered, because the
@@ -66,12 +73,12 @@ pub struct VisitOrder {
     // or a whole visit, lies between).
     last_row: DFF<Bit>,
     last_of_all: DFF<Bit>,
-    dirty_rows: DFF<Bits<64>>,
-    dirty_columns: DFF<Bits<64>>,
+    dirty_rows: CellReg,
+    dirty_columns: CellReg,
     filling: DFF<Bit>,
     line_dirty_q: DFF<Bit>,
     any_dirty_q: DFF<Bit>,
-    column_mask_q: DFF<Bits<64>>,
+    column_mask_q: CellReg,
     // The clear's cycle: counter + m ≥ 64 (counter + n ≥ 64).
     row_fill_sum: Signal<Local, Bits<8>>,
     column_fill_sum: Signal<Local, Bits<8>>,
@@ -101,6 +108,7 @@ impl Logic for VisitOrder {
             last_line,
             line_q,
             index_q,
+            index_bit,
             is_column_q,
             length_q,
             last_row,
@@ -112,27 +120,35 @@ impl Logic for VisitOrder {
             any_dirty_q,
             column_mask_q
         );
+        self.dirty_rows.narrow.next = self.narrow.val();
+        self.dirty_columns.narrow.next = self.narrow.val();
+        self.column_mask_q.narrow.next = self.narrow.val();
+        self.index_bit.narrow.next = self.narrow.val();
         self.last_row.d.next =
             !self.is_column_q.q.val() & (bit_cast::<7, 6>(self.index_q.q.val()) + 1 == self.rows_q.q.val());
         self.last_of_all.d.next = self.line_q.q.val() == self.last_line.q.val();
         if self.advance.val() {
             self.line_q.d.next = self.line_q.q.val() + 1;
             self.index_q.d.next = self.index_q.q.val() + 1;
+            self.index_bit.d.next = self.index_bit.q.val() << 1;
             if self.last_row.q.val() {
                 self.is_column_q.d.next = true;
                 self.index_q.d.next = 0.into();
+                self.index_bit.d.next = 1.into();
                 self.length_q.d.next = self.rows_q.q.val();
             }
             if self.last_of_all.q.val() {
                 self.line_q.d.next = 0.into();
                 self.is_column_q.d.next = false;
                 self.index_q.d.next = 0.into();
+                self.index_bit.d.next = 1.into();
                 self.length_q.d.next = self.columns_q.q.val();
             }
         }
         if self.to_guess.val() {
             self.line_q.d.next = bit_cast::<8, 6>(self.guess_row.val());
             self.index_q.d.next = self.guess_row.val();
+            self.index_bit.d.next = Bits::<64>::from(1u64) << self.guess_row.val();
             self.is_column_q.d.next = false;
             self.length_q.d.next = self.columns_q.q.val();
         }
@@ -196,9 +212,9 @@ impl Logic for VisitOrder {
             self.dirty_rows.d.next = 0.into();
             self.dirty_columns.d.next = 0.into();
         }
-        self.line_dirty_q.d.next = self.dirty_rows.q.val().get_bit(self.index_q.q.val().index());
+        self.line_dirty_q.d.next = (self.dirty_rows.q.val() & self.index_bit.q.val()).any();
         if self.is_column_q.q.val() {
-            self.line_dirty_q.d.next = self.dirty_columns.q.val().get_bit(self.index_q.q.val().index());
+            self.line_dirty_q.d.next = (self.dirty_columns.q.val() & self.index_bit.q.val()).any();
         }
         self.any_dirty_q.d.next = (self.dirty_rows.q.val() | self.dirty_columns.q.val()).any();
 
@@ -210,6 +226,7 @@ impl Logic for VisitOrder {
             self.line_q.d.next = 0.into();
             self.is_column_q.d.next = false;
             self.index_q.d.next = 0.into();
+            self.index_bit.d.next = 1.into();
             self.length_q.d.next = self.start_columns.val();
             self.dirty_rows.d.next = 0.into();
             self.dirty_columns.d.next = 0.into();

@@ -104,6 +104,8 @@ pub mod status {
         pub const DNF: u8 = 1;
         /// Solves lines from their clues (protocol v2).
         pub const CLUES: u8 = 2;
+        /// The clue engine with probing, boards up to 32×32 (protocol v2).
+        pub const PROBING: u8 = 3;
     }
 
     /// Values of the DETAIL field for OVER_CAPACITY and MALFORMED.
@@ -143,6 +145,8 @@ pub mod image {
     pub const DNF: u8 = 0;
     /// The clue engine, protocol v2.
     pub const CLUES: u8 = 1;
+    /// The clue engine with probing, up to 32×32, protocol v2.
+    pub const PROBING: u8 = 2;
     /// How many images an iCE40's flash can hold.
     pub const SLOTS: u8 = 4;
     /// The images `nonogram-bsp build` packs into the flash, one bit each.

@@ -94,6 +94,7 @@ pub enum EngineArg {
     Auto,
     Dnf,
     Clues,
+    Probing,
 }
 
 impl EngineArg {
@@ -102,6 +103,7 @@ impl EngineArg {
             EngineArg::Auto => None,
             EngineArg::Dnf => Some(Engine::Dnf),
             EngineArg::Clues => Some(Engine::Clues),
+            EngineArg::Probing => Some(Engine::Probing),
         }
     }
 }

@@ -41,7 +41,10 @@ pub struct SendArgs {
     /// engine (protocol v2) when it has one, else the DNF engine (protocol
     /// v1). With --sim, `auto` simulates the default (DNF) bitstream when the
     /// puzzle fits it and line logic decides it, else the clue engine's
-    /// (which searches where line logic stalls).
+    /// (which searches where line logic stalls). `probing` asks for the
+    /// clue engine that probes before every branch (boards up to 32×32),
+    /// flash image 2, which the build does not pack yet: a board without
+    /// it says so.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
     /// Send every cell of every option (zeros too), as the original host did.
@@ -168,8 +171,14 @@ fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>, link_failed:
         nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
     );
     let clue_takes_it = clue_fit.is_ok();
+    let probing_fit = wire::check_clue_capacity(
+        puzzle,
+        Engine::Probing.clue_side(),
+        nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
+    );
     let refusal = match (a.engine, dnf_fit, clue_fit) {
         (EngineArg::Dnf, Err(over), _) | (EngineArg::Clues, _, Err(over)) => Some(over),
+        (EngineArg::Probing, _, _) => probing_fit.err(),
         (EngineArg::Auto, Err(_), Err(over)) => Some(over),
         _ => None,
     };
@@ -229,11 +238,18 @@ fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>, link_failed:
         if options.link.reply_timeout.is_none() {
             let (bytes, solve_cycles) = match sim_engine {
                 Engine::Dnf => (wire::wire_bytes(puzzle, a.every_cell), 0),
-                Engine::Clues => (
-                    wire::clue_bytes(puzzle),
-                    nonogram_hdl::clue::clue_model::search(&puzzle.rows, &puzzle.columns, options.budget)
-                        .cycles,
-                ),
+                clues => {
+                    use nonogram_hdl::clue::clue_model::{run, Mode};
+                    let mode = Mode {
+                        budget: options.budget,
+                        first: options.search.first,
+                        probe: clues == Engine::Probing,
+                    };
+                    (
+                        wire::clue_bytes(puzzle),
+                        run(&puzzle.rows, &puzzle.columns, mode).cycles,
+                    )
+                }
             };
             options.link.reply_timeout = Some(nonogram_sim::reply_allowance(bytes, solve_cycles));
         }

@@ -156,7 +156,7 @@ pub fn failure_text(failure: &Failure) -> String {
         s.push_str(&format!("# - {d}\n"));
     }
     let sent = match (failure.engine, failure.every_cell) {
-        (Engine::Clues, _) => "as clues (protocol v2)",
+        (Engine::Clues | Engine::Probing, _) => "as clues (protocol v2)",
         (Engine::Dnf, true) => "with every cell of every option",
         (Engine::Dnf, false) => "with only the filled cells",
     };
@@ -324,11 +324,12 @@ pub fn parse_sizes(s: &str) -> Result<RangeInclusive<usize>, String> {
     Ok(lo..=hi)
 }
 
-/// The engine's name in sentences: "DNF" or "clue".
+/// The engine's name in sentences: "DNF", "clue" or "probing clue".
 pub(crate) fn label(engine: Engine) -> &'static str {
     match engine {
         Engine::Dnf => "DNF",
         Engine::Clues => "clue",
+        Engine::Probing => "probing clue",
     }
 }
 
@@ -394,7 +395,7 @@ pub fn run(args: &Args) -> i32 {
     let sizes = args.sizes.clone().unwrap_or(args.size..=args.size);
     let max = match args.engine {
         Engine::Dnf => nonogram_hdl::common::params::MAX_LINE,
-        Engine::Clues => nonogram_hdl::clue::clue_model::MAX_SIDE,
+        clues => clues.clue_side(),
     };
     if *sizes.end() > max {
         let e = format!(
@@ -476,7 +477,7 @@ pub fn run(args: &Args) -> i32 {
         );
         let every_cell = match config.engine {
             Engine::Dnf => format!("; {} sent with every cell", stats.every_cell),
-            Engine::Clues => String::new(),
+            Engine::Clues | Engine::Probing => String::new(),
         };
         println!(
             "outcomes: {} solved, {} stalled, {} contradictions{every_cell}; {} pictures over capacity drawn again{}",
@@ -503,7 +504,9 @@ pub fn run(args: &Args) -> i32 {
         }
         let against = match config.engine {
             Engine::Dnf => "the core and the model",
-            Engine::Clues => "the core, the model, the DNF engine's model and the software line solver",
+            Engine::Clues | Engine::Probing => {
+                "the core, the model, the DNF engine's model and the software line solver"
+            }
         };
         println!(
             "disagreements between {against}: {}{}",
@@ -524,7 +527,7 @@ pub fn run(args: &Args) -> i32 {
                 stats.overhead_per_visit(),
                 stats.options as f64 / stats.puzzles.max(1) as f64
             ),
-            Engine::Clues => {
+            Engine::Clues | Engine::Probing => {
                 println!(
                     "engines: {} of {} puzzles fit the DNF engine and were compared with its model too; all were compared with the software line solver",
                     stats.compared_with_dnf, stats.puzzles
@@ -550,7 +553,7 @@ pub fn run(args: &Args) -> i32 {
     if stats.given_up > 0 {
         let engine = match config.engine {
             Engine::Dnf => "--engine clues (64 a side, blocks rather than options), ",
-            Engine::Clues => "",
+            Engine::Clues | Engine::Probing => "",
         };
         eprintln!(
             "hint: {} drew no picture that fits the {} engine in {} tries ({size_text}, density {:.2}); \
@@ -593,9 +596,9 @@ fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i3
         };
         let fit = match engine {
             Engine::Dnf => crate::wire::check_capacity(&puzzle),
-            Engine::Clues => crate::wire::check_clue_capacity(
+            Engine::Clues | Engine::Probing => crate::wire::check_clue_capacity(
                 &puzzle,
-                nonogram_hdl::clue::clue_model::MAX_SIDE,
+                engine.clue_side(),
                 nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
             ),
         };
@@ -607,12 +610,12 @@ fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i3
         }
         let encodings: &[bool] = match engine {
             Engine::Dnf => &[false, true],
-            Engine::Clues => &[false],
+            Engine::Clues | Engine::Probing => &[false],
         };
         for &every_cell in encodings {
             let run = core.run(&puzzle, every_cell);
             let encoding = match (engine, every_cell) {
-                (Engine::Clues, _) => "clues",
+                (Engine::Clues | Engine::Probing, _) => "clues",
                 (Engine::Dnf, true) => "every cell",
                 (Engine::Dnf, false) => "filled cells",
             };

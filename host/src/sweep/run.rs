@@ -139,7 +139,7 @@ impl Core {
     pub fn run(&mut self, puzzle: &Puzzle, every_cell: bool) -> Run {
         match self.engine {
             Engine::Dnf => self.run_dnf(puzzle, every_cell),
-            Engine::Clues => self.run_clues(puzzle),
+            Engine::Clues | Engine::Probing => self.run_clues(puzzle),
         }
     }
 }
@@ -196,7 +196,12 @@ impl Core {
 
     fn run_clues(&mut self, puzzle: &Puzzle) -> Run {
         let (rows, columns) = (puzzle.height(), puzzle.width());
-        let expected = Expected::from(clue_model::search(&puzzle.rows, &puzzle.columns, self.budget));
+        let mode = clue_model::Mode {
+            budget: self.budget,
+            first: false,
+            probe: self.engine == Engine::Probing,
+        };
+        let expected = Expected::from(clue_model::run(&puzzle.rows, &puzzle.columns, mode));
         let bytes = crate::wire::encode_clues(puzzle, self.budget, false);
         // Reply: the size pair, at most three maps (13 cells a message),
         // STATUS fields, END_BOARD.
@@ -205,7 +210,14 @@ impl Core {
         let (reply, problems, simulated_cycles) = self.exchange(&bytes, wait, clue_protocol::decode_reply);
         let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
         differences.extend(problems);
-        let (against_others, compared_with_dnf) = if expected.nodes == 0 {
+        // Line logic alone decided it (no branch; with probing, no stall
+        // either, since probes fix cells and find contradictions without
+        // branching): the line solvers must agree; else the search does.
+        let line_logic_alone = match self.engine {
+            Engine::Probing => clue_model::solve(&puzzle.rows, &puzzle.columns).outcome != outcome::STALLED,
+            _ => expected.nodes == 0,
+        };
+        let (against_others, compared_with_dnf) = if line_logic_alone {
             compare_line_solvers(puzzle, &expected)
         } else {
             (compare_search(puzzle, &expected), false)

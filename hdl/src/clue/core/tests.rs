@@ -1,7 +1,8 @@
 use super::*;
 use crate::bench::boards::{random_clues, Clues, Rng};
-use crate::bench::driver::CoreDriver;
+use crate::bench::driver::{CoreDriver, SerialCore};
 use crate::board_model::{BoardModel, Engine};
+use crate::clue::clue_model;
 use crate::clue::clue_protocol::{decode_reply, encode_board};
 use crate::link::protocol::{code, query_bytes, status, Message, IDLE_TIMEOUT_BITS};
 
@@ -20,7 +21,7 @@ fn messages(list: &[(u8, u16, bool)]) -> Vec<u8> {
 }
 
 /// Sends `bytes`, lets the line go idle, and returns what the core said.
-fn core_answer(driver: &mut CoreDriver<ClueCore>, bytes: &[u8], max_cycles: u64) -> Vec<u8> {
+fn core_answer<C: SerialCore>(driver: &mut CoreDriver<C>, bytes: &[u8], max_cycles: u64) -> Vec<u8> {
     driver.send(bytes);
     let idle = (IDLE_TIMEOUT_BITS as u64 + 4) * CPB as u64;
     let mut out = vec![];
@@ -42,7 +43,12 @@ fn core_answer(driver: &mut CoreDriver<ClueCore>, bytes: &[u8], max_cycles: u64)
 /// The core's reply to each stream is the board model's, byte for byte
 /// (cells, cycles and passes included).
 fn check(driver: &mut CoreDriver<ClueCore>, name: &str, bytes: &[u8]) {
-    let mut model = BoardModel::new(Engine::Clues);
+    check_engine(driver, Engine::Clues, name, bytes);
+}
+
+/// As [`check`], for the core of `engine`.
+fn check_engine<C: SerialCore>(driver: &mut CoreDriver<C>, engine: Engine, name: &str, bytes: &[u8]) {
+    let mut model = BoardModel::new(engine);
     let mut expected = model.bytes(bytes);
     expected.extend(model.idle().unwrap_or_default());
     let got = core_answer(driver, bytes, 5_000_000);
@@ -242,4 +248,46 @@ fn answers_a_query_and_refuses_what_breaks_the_protocol() {
     check(&mut driver, "clue store full", &stream(&full, &full));
     // After all that, a good board still solves.
     check(&mut driver, "a 1x1 after", &stream(&[vec![1]], &[vec![1]]));
+}
+
+/// The probing build (flash image 2): its INFO (engine 3, 32 a side), its
+/// refusal of a board over 32 a side, and boards that need search, in both
+/// modes, byte for byte as the model's probing engine answers (cycles,
+/// nodes and backtracks included).
+#[test]
+fn the_probing_core_answers_like_its_model() {
+    let mut driver = CoreDriver::<ProbingCore>::with_core(CPB);
+    check_engine(&mut driver, Engine::Probing, "QUERY", &query_bytes());
+    let info = decode_reply(&core_answer(&mut driver, &query_bytes(), 100_000))
+        .unwrap()
+        .0;
+    assert_eq!(
+        (info.max_line, info.engines & 0x0f),
+        (32, status::engines::PROBING)
+    );
+    let tall = stream(&vec![vec![1]; 33], &[vec![33]]);
+    check_engine(&mut driver, Engine::Probing, "33 rows", &tall);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut searched, mut boards) = (0, 0);
+    while searched < 3 {
+        let (rows, columns) = (8 + rng.below(5) as usize, 8 + rng.below(5) as usize);
+        let density = 35 + rng.below(11);
+        let (r, c) = random_clues(&mut rng, rows, columns, density);
+        let first = boards % 2 == 1;
+        let mut bytes = vec![];
+        encode_board(&r, &c, 4095, &mut bytes);
+        if first {
+            // END_BOARD's value bit: first-solution mode.
+            let last = bytes.len() - 1;
+            bytes[last] |= 1;
+        }
+        let mode = clue_model::Mode {
+            budget: 4095,
+            first,
+            probe: true,
+        };
+        searched += (clue_model::run(&r, &c, mode).nodes > 0) as usize;
+        boards += 1;
+        check_engine(&mut driver, Engine::Probing, &format!("board {boards}"), &bytes);
+    }
 }

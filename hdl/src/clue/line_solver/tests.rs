@@ -77,13 +77,105 @@ fn matches_the_reference_on_random_lines() {
     assert!(feasible > 100, "{feasible} feasible lines of 300");
 }
 
+/// Narrow (lines of at most 32 cells), the same answers and cycles.
+#[test]
+fn narrow_matches_the_reference() {
+    let mut uut = new_solver();
+    uut.narrow.next = true;
+    check(&mut uut, 1, &[1], 0, 0);
+    check(&mut uut, 32, &[32], 0, 0);
+    check(&mut uut, 32, &[1; 16], 0, 0);
+    check(&mut uut, 31, &[1; 16], 0, 0); // too long a clue
+    check(&mut uut, 32, &[32; 16], 0, 0); // far too long
+    check(&mut uut, 32, &[15, 15], 1 << 15, 0);
+    check(&mut uut, 32, &[15, 16], 1 << 31, 0); // no fill
+    let mut rng = Rng(0x5eed_0032);
+    let mut feasible = 0;
+    for _ in 0..300 {
+        let (length, clue, known, value) = random_line(&mut rng, 32);
+        feasible += solve_line(length, &clue, known, value).feasible() as usize;
+        check(&mut uut, length, &clue, known, value);
+    }
+    assert!(feasible > 100, "{feasible} feasible lines of 300");
+}
+
+/// The solver with `narrow` tied, as the cores tie it, so that yosys
+/// builds one width only.
+#[derive(LogicBlock)]
+struct Tied {
+    clock: Signal<In, Clock>,
+    start: Signal<In, Bit>,
+    length: Signal<In, Bits<7>>,
+    blocks: Signal<In, Bits<6>>,
+    known: Signal<In, Bits<64>>,
+    value: Signal<In, Bits<64>>,
+    clue_length: Signal<In, Bits<7>>,
+    clue_address: Signal<Out, Bits<5>>,
+    busy: Signal<Out, Bit>,
+    done: Signal<Out, Bit>,
+    can_fill: Signal<Out, Bits<64>>,
+    can_empty: Signal<Out, Bits<64>>,
+    feasible: Signal<Out, Bit>,
+    solver: LineSolver,
+    narrow: Constant<Bit>,
+}
+
+impl Logic for Tied {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.solver.clock.next = self.clock.val();
+        self.solver.narrow.next = self.narrow.val();
+        self.solver.start.next = self.start.val();
+        self.solver.length.next = self.length.val();
+        self.solver.blocks.next = self.blocks.val();
+        self.solver.known.next = self.known.val();
+        self.solver.value.next = self.value.val();
+        self.solver.clue_length.next = self.clue_length.val();
+        self.clue_address.next = self.solver.clue_address.val();
+        self.busy.next = self.solver.busy.val();
+        self.done.next = self.solver.done.val();
+        self.can_fill.next = self.solver.can_fill.val();
+        self.can_empty.next = self.solver.can_empty.val();
+        self.feasible.next = self.solver.feasible.val();
+    }
+}
+
+/// yosys's LUT4s, carry cells and block RAMs of the solver tied wide or
+/// narrow.
+fn synthesised(narrow: bool) -> Option<(usize, usize, usize)> {
+    let mut uut = Tied {
+        clock: Default::default(),
+        start: Default::default(),
+        length: Default::default(),
+        blocks: Default::default(),
+        known: Default::default(),
+        value: Default::default(),
+        clue_length: Default::default(),
+        clue_address: Default::default(),
+        busy: Default::default(),
+        done: Default::default(),
+        can_fill: Default::default(),
+        can_empty: Default::default(),
+        feasible: Default::default(),
+        solver: Default::default(),
+        narrow: Constant::new(narrow),
+    };
+    uut.connect_all();
+    let log = yosys_check(
+        &uut,
+        if narrow {
+            "line_solver_narrow"
+        } else {
+            "line_solver"
+        },
+    )?;
+    let count = |cell| yosys_cell_count(&log, cell);
+    Some((count("SB_LUT4"), count("SB_CARRY"), count("SB_RAM40_4K")))
+}
+
 #[test]
 fn verilog_synthesises() {
-    let uut = new_solver();
-    if let Some(log) = yosys_check(&uut, "line_solver") {
-        let luts = yosys_cell_count(&log, "SB_LUT4");
-        let carries = yosys_cell_count(&log, "SB_CARRY");
-        let brams = yosys_cell_count(&log, "SB_RAM40_4K");
+    if let Some((luts, carries, brams)) = synthesised(false) {
         println!("line solver: {luts} LUT4s, {carries} carry cells, {brams} block RAMs");
         // The forward pass's state rows (64 bits, one a cell) in block
         // RAM: 4 SB_RAM40_4K, 16 bits wide each (registers would cost
@@ -92,6 +184,15 @@ fn verilog_synthesises() {
         // 1 405 LUT4s and 44 carry cells on 2026-11-25.
         assert!(
             luts <= 1_550 && carries <= 64,
+            "{luts} LUT4s, {carries} carry cells"
+        );
+    }
+    // Narrow, the registers above bit 32 (34 for the states) go, and every
+    // LUT that only they used.
+    if let Some((luts, carries, brams)) = synthesised(true) {
+        println!("narrow line solver: {luts} LUT4s, {carries} carry cells, {brams} block RAMs");
+        assert!(
+            luts <= 900 && carries <= 64,
             "{luts} LUT4s, {carries} carry cells"
         );
     }

@@ -9,7 +9,7 @@
 use super::*;
 use crate::bench::reply::{bits, check_abort, check_reply, noise, Noise, ReplyBench, Start, Transmitter};
 use crate::bench::{settle, tick};
-use crate::board_model::{clue_refusal, clue_reply};
+use crate::board_model::{clue_refusal, clue_reply, Engine};
 use crate::clue::clue_model::{ClueVerdict, BUDGET_RAN_OUT, FIRST_FOUND, MAX_SIDE, SEARCHED, TRAIL_RAN_OUT};
 use crate::link::protocol::status::{detail, outcome};
 
@@ -146,9 +146,9 @@ impl ReplyBench for Bench {
 
     fn expected(start: &Start<ClueVerdict>) -> Vec<u8> {
         match start {
-            Start::Board(v) => clue_reply(v),
-            &Start::Refusal(o, d) => clue_refusal(o, d),
-            Start::Query => clue_refusal(outcome::INFO, detail::NONE),
+            Start::Board(v) => clue_reply(Engine::Clues, v),
+            &Start::Refusal(o, d) => clue_refusal(Engine::Clues, o, d),
+            Start::Query => clue_refusal(Engine::Clues, outcome::INFO, detail::NONE),
         }
     }
 

@@ -186,7 +186,8 @@ fn check_probing(
 
 /// Probing: random small boards (and pairs of clues from two pictures,
 /// often with no solution), in both modes, give what the model gives,
-/// probe for probe and cycle for cycle.
+/// probe for probe and cycle for cycle, on the narrow solver the probing
+/// image builds and on the wide one.
 #[test]
 fn probes_like_the_model() {
     let mut uut = new_solver();
@@ -201,6 +202,7 @@ fn probes_like_the_model() {
         if trial % 4 == 3 {
             c = coin_clues(&mut rng, rows, columns).1;
         }
+        uut.narrow.next = trial / 2 % 2 == 0;
         let v = check_probing(&mut uut, &r, &c, 4095, trial % 2 == 1);
         outcomes[v.outcome as usize] += 1;
         nodes += v.nodes;
@@ -215,10 +217,12 @@ fn probes_like_the_model() {
 
 /// Probing on boards that need search (the model makes at least 3
 /// branches: rounds, forced cells, kept cells, backtracks), sparse as the
-/// tournaments' hard puzzles, in both modes. `PROBE_BOARDS` sets how many.
+/// tournaments' hard puzzles, in both modes, on the narrow solver the
+/// probing image builds. `PROBE_BOARDS` sets how many.
 #[test]
 fn probes_boards_that_need_search_like_the_model() {
     let mut uut = new_solver();
+    uut.narrow.next = true;
     let mut rng = Rng(0x1f83_d9ab_5be0_cd19);
     // (12 boards of 10..18 a side took 393 s here: 168 nodes, 7
     // backtracks, 365 forced cells, no disagreement.)
@@ -404,26 +408,44 @@ fn an_abort_at_every_cycle_of_a_search_leaves_nothing_behind() {
     );
 }
 
+/// The engine's size as the two cores build it: each ties `narrow` and
+/// `probe` to constants, so yosys builds one width and one search (the
+/// solver alone, with both as inputs, builds every combination).
 #[test]
 fn verilog_synthesises() {
-    let uut = new_solver();
-    if let Some(log) = yosys_check(&uut, "clue_solver") {
-        let (luts, brams) = (
+    use crate::clue::core::{ClueCore, ProbingCore};
+    let mut wide = ClueCore::new(4);
+    wide.connect_all();
+    let mut narrow = ProbingCore::new(4);
+    narrow.connect_all();
+    let counts = |log: String| {
+        (
             yosys_cell_count(&log, "SB_LUT4"),
             yosys_cell_count(&log, "SB_RAM40_4K"),
-        );
-        println!("clue engine: {luts} LUT4s, {brams} block RAMs");
+        )
+    };
+    if let Some(log) = yosys_check(&wide, "clue_core") {
+        let (luts, brams) = counts(log);
+        println!("clue core (64 a side, no probing): {luts} LUT4s, {brams} block RAMs");
         // The clue store, the board's two copies, the line solver's, the
         // undo trail (8) and the solution (4): 26, and the HX8K has 32.
-        assert_eq!(brams, 26, "block RAMs of the clue engine");
-        // 3 838 on 2026-11-25; the whole clue image then took 5 504 of the
-        // HX8K's 7 680 logic cells at 100 MHz with little margin, so growth
-        // past this is a design decision, not an accident. Probing (its
-        // lines, scores and steps) took it to 4 485 on 2026-11-27 (a core that
-        // ties `probe` low builds none of it).
+        assert_eq!(brams, 26, "block RAMs of the clue core");
+        // The engine took 3 838 LUT4s alone on 2026-11-25, and the whole
+        // image 5 504 of the HX8K's 7 680 logic cells at 100 MHz with little
+        // margin, so growth past this is a design decision, not an accident.
+        // The core: 4 412 LUT4s on 2026-11-27.
+        assert!(luts <= 4_700, "{luts} LUT4s: the clue core grew past its budget");
+    }
+    if let Some(log) = yosys_check(&narrow, "probing_core") {
+        let (luts, brams) = counts(log);
+        println!("probing core (32 a side): {luts} LUT4s, {brams} block RAMs");
+        // The line solver's forward store needs 3 block RAMs narrow, not 4.
+        assert_eq!(brams, 25, "block RAMs of the probing core");
+        // 3 661 LUT4s on 2026-11-27 (the 64×64 core with probing: 6 501
+        // logic cells placed, and no room left for 100 MHz).
         assert!(
-            luts <= 4_700,
-            "{luts} LUT4s: the clue engine grew past its budget"
+            luts <= 3_900,
+            "{luts} LUT4s: the probing core grew past its budget"
         );
     }
 }
