@@ -642,7 +642,7 @@ mod tests {
                 assert_eq!(board.backend(), backend);
                 let bytes = match engine {
                     Engine::Dnf => bytes.clone(),
-                    Engine::Clues => {
+                    Engine::Clues | Engine::Probing => {
                         let mut v2 = vec![];
                         nonogram_hdl::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut v2);
                         v2
@@ -655,7 +655,7 @@ mod tests {
                         assert_eq!(reply.cycles as u64, verdict.cycles);
                         reply.cells
                     }
-                    Engine::Clues => {
+                    Engine::Clues | Engine::Probing => {
                         let (reply, _) = nonogram_hdl::clue::clue_protocol::decode_any_reply(&reply).unwrap();
                         reply.cells
                     }

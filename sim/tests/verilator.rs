@@ -389,6 +389,7 @@ fn run_driver(session: &Session) -> DriverRun {
     match session.engine {
         Engine::Dnf => run_driver_on::<nonogram_hdl::dnf::core::NonogramCore>(session),
         Engine::Clues => run_driver_on::<nonogram_hdl::clue::core::ClueCore>(session),
+        Engine::Probing => run_driver_on::<nonogram_hdl::clue::core::ProbingCore>(session),
     }
 }
 
