@@ -94,11 +94,19 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
     if info.is_some() && engine != running {
         if images >> engine.image() & 1 == 0 {
             report.status = Status::OverCapacity;
-            report.message = Some(format!(
-                "this board has the {} engine only (its flash holds no {} image)",
-                running.name(),
-                engine.name()
-            ));
+            report.message = Some(if images == 0 {
+                format!(
+                    "this board has the {} engine only (its flash holds no {} image)",
+                    running.name(),
+                    engine.name()
+                )
+            } else {
+                format!(
+                    "this board's flash holds no {} image (it runs the {} engine)",
+                    engine.name(),
+                    running.name()
+                )
+            });
             return report;
         }
         match link::switch_engine(port.as_mut(), engine, &options.link) {

@@ -929,3 +929,15 @@ fn send_takes_many_files_on_one_link() {
         stderr(&o)
     );
 }
+
+/// The probing engine (flash image 2) is not in the build's flash yet: a
+/// simulated board asked for it says so, with the over-capacity exit code,
+/// and does not start in an image its flash lacks.
+#[test]
+fn asking_for_the_probing_engine_names_the_missing_image() {
+    let o = nonohost(&["send", "--sim", "--engine", "probing", &example("4x4.txt")]);
+    assert_eq!(o.status.code(), Some(4), "{}{}", stdout(&o), stderr(&o));
+    let text = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(text.contains("holds no probing image"), "{text}");
+    assert!(!text.contains("panicked"), "{text}");
+}

@@ -23,7 +23,7 @@ use nonogram_hdl::clue::core::{ClueCore, ProbingCore};
 use nonogram_hdl::dnf::core::NonogramCore;
 
 pub use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::link::protocol::IDLE_TIMEOUT_BITS;
+use nonogram_hdl::link::protocol::{image, IDLE_TIMEOUT_BITS};
 use serialport::{SerialPort, TTYPort};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -212,6 +212,12 @@ impl SimBoard {
         faults: Faults,
         waveform: Option<PathBuf>,
     ) -> io::Result<SimBoard> {
+        if image::FLASH >> engine.image() & 1 == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("the flash holds no {} image to start in", engine.name()),
+            ));
+        }
         let both = || Ok::<_, String>([verilated_core(Engine::Dnf)?, verilated_core(Engine::Clues)?]);
         let verilated = match backend {
             Backend::Verilator if waveform.is_none() => match both() {

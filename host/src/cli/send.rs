@@ -162,7 +162,13 @@ fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>, link_failed:
         Engine::Dnf,
         nonogram_hdl::link::protocol::image::FLASH,
     );
-    let start_engine = a.engine.engine().unwrap_or(Engine::Dnf);
+    // (A real board powers up in image 0; the simulated one starts in the
+    // image asked for when its flash holds it.)
+    let start_engine = a
+        .engine
+        .engine()
+        .filter(|e| nonogram_hdl::link::protocol::image::FLASH >> e.image() & 1 == 1)
+        .unwrap_or(Engine::Dnf);
     // Refuse before touching the port what no board could take.
     let dnf_fit = wire::check_capacity(puzzle);
     let clue_fit = wire::check_clue_capacity(
