@@ -45,6 +45,11 @@ impl Engine {
         }
     }
 
+    /// Whether the build's flash holds its image.
+    pub fn in_flash(self) -> bool {
+        image::FLASH >> self.image() & 1 == 1
+    }
+
     /// The engine flash image `image` runs (the cores boot only images the
     /// flash holds, so anything but the clue image is the DNF engine's).
     pub fn of_image(image: u8) -> Engine {

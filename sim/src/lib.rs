@@ -23,7 +23,7 @@ use nonogram_hdl::clue::core::{ClueCore, ProbingCore};
 use nonogram_hdl::dnf::core::NonogramCore;
 
 pub use nonogram_hdl::board_model::Engine;
-use nonogram_hdl::link::protocol::{image, IDLE_TIMEOUT_BITS};
+use nonogram_hdl::link::protocol::IDLE_TIMEOUT_BITS;
 use serialport::{SerialPort, TTYPort};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
@@ -212,7 +212,7 @@ impl SimBoard {
         faults: Faults,
         waveform: Option<PathBuf>,
     ) -> io::Result<SimBoard> {
-        if image::FLASH >> engine.image() & 1 == 0 {
+        if !engine.in_flash() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!("the flash holds no {} image to start in", engine.name()),

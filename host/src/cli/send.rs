@@ -164,11 +164,7 @@ fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>, link_failed:
     );
     // (A real board powers up in image 0; the simulated one starts in the
     // image asked for when its flash holds it.)
-    let start_engine = a
-        .engine
-        .engine()
-        .filter(|e| nonogram_hdl::link::protocol::image::FLASH >> e.image() & 1 == 1)
-        .unwrap_or(Engine::Dnf);
+    let start_engine = a.engine.engine().filter(|e| e.in_flash()).unwrap_or(Engine::Dnf);
     // Refuse before touching the port what no board could take.
     let dnf_fit = wire::check_capacity(puzzle);
     let clue_fit = wire::check_clue_capacity(
@@ -177,14 +173,15 @@ fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>, link_failed:
         nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
     );
     let clue_takes_it = clue_fit.is_ok();
-    let probing_fit = wire::check_clue_capacity(
-        puzzle,
-        Engine::Probing.clue_side(),
-        nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
-    );
     let refusal = match (a.engine, dnf_fit, clue_fit) {
         (EngineArg::Dnf, Err(over), _) | (EngineArg::Clues, _, Err(over)) => Some(over),
-        (EngineArg::Probing, _, _) => probing_fit.err(),
+        // (The clue engine's limits, at the probing engine's side.)
+        (EngineArg::Probing, _, _) => wire::check_clue_capacity(
+            puzzle,
+            Engine::Probing.clue_side(),
+            nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
+        )
+        .err(),
         (EngineArg::Auto, Err(_), Err(over)) => Some(over),
         _ => None,
     };

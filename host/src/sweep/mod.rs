@@ -337,8 +337,9 @@ pub(crate) fn label(engine: Engine) -> &'static str {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The engine whose core is swept: dnf (protocol v1, the default
-    /// bitstream) or clues (protocol v2, also checked against the DNF
-    /// engine's model and the software line solver).
+    /// bitstream), clues (protocol v2, also checked against the DNF
+    /// engine's model and the software line solver), or probing (the 32×32
+    /// clue engine that probes before every branch, checked the same way).
     #[arg(long, default_value = "dnf", value_parser = crate::random::parse_engine)]
     pub engine: Engine,
     /// What steps the cores: `verilator` (the emitted Verilog, built once
