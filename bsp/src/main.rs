@@ -69,8 +69,14 @@ impl EngineArg {
         self.engine().name()
     }
 
-    /// The images of the flash, in image order (image 0 first).
-    const FLASH: [EngineArg; 2] = [EngineArg::Dnf, EngineArg::Clues];
+    /// The images of the flash (`image::FLASH`), in image order (image 0
+    /// first).
+    fn flash() -> Vec<EngineArg> {
+        [EngineArg::Dnf, EngineArg::Clues, EngineArg::Probing]
+            .into_iter()
+            .filter(|e| e.engine().in_flash())
+            .collect()
+    }
 }
 
 fn default_build_dir() -> PathBuf {
@@ -312,7 +318,7 @@ fn flash_report(images: &[Image], baud: u32, flash: Option<(&Path, u64)>) -> ser
         .iter()
         .map(|i| {
             serde_json::json!({
-                "image": EngineArg::FLASH.iter().position(|&e| e == i.engine),
+                "image": i.engine.engine().in_flash().then(|| i.engine.engine().image()),
                 "engine": i.engine.engine().name(),
                 "logic_cells": i.report.lcs_used,
                 "block_rams": i.report.brams_used,
@@ -356,7 +362,7 @@ fn run(cli: Cli) -> Result<()> {
             let pcf = pcf.unwrap_or_else(default_pcf);
             let engines = match engine {
                 Some(e) => vec![e],
-                None => EngineArg::FLASH.to_vec(),
+                None => EngineArg::flash(),
             };
             let mut images = vec![];
             for (n, e) in engines.into_iter().enumerate() {

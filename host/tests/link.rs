@@ -273,6 +273,49 @@ fn query_takes_only_an_info_reply() {
     assert!(matches!(e, LinkError::Timeout { .. }), "{e:?}");
 }
 
+/// A board flashed before the probing image existed (ENGINES `0x31`: the
+/// DNF engine, images 0 and 1): asked for the probing engine, the host
+/// says the flash holds no such image, with the over-capacity status, and
+/// sends nothing after its QUERY.
+#[test]
+fn a_flash_without_the_probing_image_is_named() {
+    let (host, mut board) = pair();
+    board.set_timeout(Duration::from_secs(5)).unwrap();
+    let served = std::thread::spawn(move || {
+        let mut query = [0u8; 2];
+        board.read_exact(&mut query).unwrap();
+        let mut info = nonogram_hdl::board_model::BoardModel::new(Engine::Dnf).bytes(&query);
+        // ENGINES is the STATUS message of field 13: rewrite its data byte.
+        let field = nonogram_hdl::link::protocol::status::field::ENGINES;
+        let at = info
+            .chunks(2)
+            .map(|m| Message::from_bytes([m[0], m[1]]))
+            .position(|m| m.code() == code::STATUS && m.status_parts().0 == field)
+            .expect("an ENGINES field");
+        let engines = Message::status(field, 0x31).to_bytes();
+        info[2 * at..2 * at + 2].copy_from_slice(&engines);
+        board.write_all(&info).unwrap();
+        // Whatever comes next, until the host closes its end.
+        board.set_timeout(Duration::from_millis(500)).unwrap();
+        let mut rest = vec![];
+        let _ = board.read_to_end(&mut rest);
+        rest
+    });
+    let options = SendOptions {
+        link: quick(),
+        engine: Some(Engine::Probing),
+        ..SendOptions::default()
+    };
+    let report = send_board(&example("4x4.txt"), host, &options);
+    assert_eq!(report.status, Status::OverCapacity, "{report:?}");
+    let message = report.message.unwrap_or_default();
+    assert!(
+        message.contains("holds no probing image (it runs the dnf engine)"),
+        "{message}"
+    );
+    assert_eq!(served.join().unwrap(), Vec::<u8>::new());
+}
+
 #[test]
 fn a_missing_port_and_a_busy_port_are_named() {
     let e = link::open_port("/dev/ttyNOSUCHPORT9", 9600).err().unwrap();

@@ -201,9 +201,9 @@ impl SimBoard {
 
     /// Starts a board on `backend`, running first the flash image of
     /// `engine` (image 0, DNF, is the one a real board powers up in). Like
-    /// the real flash it holds both engines' images, and a SWITCH reboots
-    /// it into the other. With Verilator, both cores are built first unless
-    /// cached; if that fails, the board says why on stderr and runs on
+    /// the real flash it holds the images of `image::FLASH`, and a SWITCH
+    /// reboots it into another. With Verilator, their cores are built
+    /// first unless cached; if that fails, the board says why on stderr and runs on
     /// RustHDL instead. `waveform`: record every simulated cycle of the
     /// core into this VCD file (RustHDL only; about a kilobyte a busy cycle).
     pub fn spawn_on(
@@ -218,9 +218,15 @@ impl SimBoard {
                 format!("the flash holds no {} image to start in", engine.name()),
             ));
         }
-        let both = || Ok::<_, String>([verilated_core(Engine::Dnf)?, verilated_core(Engine::Clues)?]);
+        // The Verilated core of each image the flash holds, by image.
+        let every_image = || {
+            [Engine::Dnf, Engine::Clues, Engine::Probing]
+                .into_iter()
+                .map(|e| e.in_flash().then(|| verilated_core(e)).transpose())
+                .collect::<Result<Vec<_>, String>>()
+        };
         let verilated = match backend {
-            Backend::Verilator if waveform.is_none() => match both() {
+            Backend::Verilator if waveform.is_none() => match every_image() {
                 Ok(binaries) => Some(binaries),
                 Err(e) => {
                     eprintln!(
@@ -250,12 +256,13 @@ impl SimBoard {
                     }
                     let rate_error = faults.rate_error;
                     let boot = |engine: Engine| -> io::Result<Box<dyn SimCore>> {
-                        Ok(match &verilated {
-                            Some(binaries) => Box::new(VerilatedCore::start(
-                                &binaries[engine as usize],
-                                SIM_CLOCKS_PER_BIT,
-                                rate_error,
-                            )?),
+                        let binary = verilated
+                            .as_ref()
+                            .and_then(|b| b[engine.image() as usize].as_ref());
+                        Ok(match binary {
+                            Some(binary) => {
+                                Box::new(VerilatedCore::start(binary, SIM_CLOCKS_PER_BIT, rate_error)?)
+                            }
                             None => rusthdl_core(engine, rate_error),
                         })
                     };

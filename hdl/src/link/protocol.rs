@@ -151,6 +151,8 @@ pub mod image {
     pub const SLOTS: u8 = 4;
     /// The images `nonogram-bsp build` packs into the flash, one bit each.
     pub const FLASH: u8 = 1 << DNF | 1 << CLUES;
+    // icemulti packs them in order: they must fill the slots from 0.
+    const _: () = assert!(FLASH & (FLASH + 1) == 0 && FLASH >> SLOTS == 0);
 
     /// The ENGINES field of an image running `engine` (one of
     /// [`super::status::engines`]) in a flash holding the `images` set.

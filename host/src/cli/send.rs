@@ -37,14 +37,13 @@ pub struct SendArgs {
     /// NONOGRAM_SIM_BACKEND=rusthdl|verilator chooses.
     #[arg(long, conflicts_with = "port")]
     pub sim: bool,
-    /// The board's engine: `auto` asks the board (QUERY) and uses the clue
-    /// engine (protocol v2) when it has one, else the DNF engine (protocol
-    /// v1). With --sim, `auto` simulates the default (DNF) bitstream when the
-    /// puzzle fits it and line logic decides it, else the clue engine's
-    /// (which searches where line logic stalls). `probing` asks for the
-    /// clue engine that probes before every branch (boards up to 32×32),
-    /// flash image 2, which the build does not pack yet: a board without
-    /// it says so.
+    /// The board's engine. `auto` asks the board what its flash holds
+    /// (QUERY) and takes the DNF engine (protocol v1) when the puzzle fits
+    /// it and line logic decides it; else the probing engine (protocol v2,
+    /// boards up to 32×32, flash image 2) when the flash holds it, which
+    /// the build's does not yet; else the clue engine (v2, up to 64×64),
+    /// which searches where line logic stalls. A board flashed without the
+    /// engine asked for says so.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
     /// Send every cell of every option (zeros too), as the original host did.
@@ -152,7 +151,7 @@ pub fn run(a: &SendArgs) -> i32 {
 /// Sends one puzzle on `link`, opening it first if this is the first
 /// puzzle; returns its report.
 fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>, link_failed: &mut bool) -> Report {
-    // The engine the host will choose on a board with both images (the
+    // The engine the host will choose on a board with every image (the
     // simulated board's flash, and the real one's): for the simulation's
     // reply time. The simulated board starts in the image of the engine
     // asked for, else in image 0 (DNF) as a real board powers up.

@@ -13,10 +13,12 @@ use std::time::Duration;
 )]
 struct Args {
     /// The flash image the board starts in: `dnf` (image 0, protocol v1,
-    /// the one a real board powers up in) or `clues` (image 1, protocol
-    /// v2). Like the real flash the board holds both, and a SWITCH message
-    /// reboots it into the other.
-    #[arg(long, default_value = "dnf", value_parser = ["dnf", "clues"])]
+    /// the one a real board powers up in), `clues` (image 1, protocol v2,
+    /// up to 64×64) or `probing` (image 2, protocol v2 with probing, up to
+    /// 32×32), if the flash holds it. Like the real flash the board holds
+    /// the images of the build's flash (`image::FLASH`: images 0 and 1 for
+    /// now), and a SWITCH message reboots it into another.
+    #[arg(long, default_value = "dnf", value_parser = ["dnf", "clues", "probing"])]
     engine: String,
     /// What steps the core: `verilator` (its emitted Verilog, built once and
     /// cached; millions of cycles/s), `rusthdl` (RustHDL's simulation, about
@@ -61,6 +63,7 @@ fn main() -> anyhow::Result<()> {
     };
     let engine = match args.engine.as_str() {
         "clues" => Engine::Clues,
+        "probing" => Engine::Probing,
         _ => Engine::Dnf,
     };
     if let Some(path) = &args.vcd {
