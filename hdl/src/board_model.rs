@@ -36,6 +36,9 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// Every engine, in image order.
+    pub const ALL: [Engine; 3] = [Engine::Dnf, Engine::Clues, Engine::Probing];
+
     /// The flash image that runs it (image i runs engine bit 1 << i).
     pub fn image(self) -> u8 {
         match self {

@@ -220,7 +220,7 @@ impl SimBoard {
         }
         // The Verilated core of each image the flash holds, by image.
         let every_image = || {
-            [Engine::Dnf, Engine::Clues, Engine::Probing]
+            Engine::ALL
                 .into_iter()
                 .map(|e| e.in_flash().then(|| verilated_core(e)).transpose())
                 .collect::<Result<Vec<_>, String>>()
