@@ -35,6 +35,13 @@ pub struct UartRx {
     shift: DFF<Bits<8>>,
     valid_q: DFF<Bit>,
     error_q: DFF<Bit>,
+    /// `timer` is at `half_tick`, at `last_tick`: compared on the timer's
+    /// next value, so a register holds each and the state's decision
+    /// starts from it (the 16-bit compares in front of the timer's reset
+    /// were a critical path). Always equal to `timer == half_tick` and
+    /// `timer == last_tick` (a formal invariant, hdl/formal/uart_rx.v).
+    at_half: DFF<Bit>,
+    at_last: DFF<Bit>,
     last_tick: Constant<Bits<16>>,
     half_tick: Constant<Bits<16>>,
 }
@@ -60,6 +67,8 @@ impl UartRx {
             shift: Default::default(),
             valid_q: Default::default(),
             error_q: Default::default(),
+            at_half: Default::default(),
+            at_last: Default::default(),
             last_tick: Constant::new((clocks_per_bit as u64 - 1).into()),
             // The synchroniser delays the edge by two clocks; sample mid-bit.
             half_tick: Constant::new((clocks_per_bit as u64 / 2 - 1).into()),
@@ -70,7 +79,7 @@ impl UartRx {
 impl Logic for UartRx {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, timer, bit_count, shift, valid_q, error_q);
+        dff_setup!(self, clock, state, timer, bit_count, shift, valid_q, error_q, at_half, at_last);
         self.sync.clock.next = self.clock.val();
         // Stored inverted so that the flops' power-up zero reads as an idle line.
         self.sync.sig_in.next = !self.rx.val();
@@ -88,7 +97,7 @@ impl Logic for UartRx {
                 }
             }
             RxState::Start => {
-                if self.timer.q.val() == self.half_tick.val() {
+                if self.at_half.q.val() {
                     self.timer.d.next = 0.into();
                     self.bit_count.d.next = 0.into();
                     if !self.sync.sig_out.val() {
@@ -100,7 +109,7 @@ impl Logic for UartRx {
                 }
             }
             RxState::Data => {
-                if self.timer.q.val() == self.last_tick.val() {
+                if self.at_last.q.val() {
                     self.timer.d.next = 0.into();
                     self.shift.d.next = (self.shift.q.val() >> 1)
                         | (bit_cast::<8, 1>((!self.sync.sig_out.val()).into()) << 7);
@@ -111,7 +120,7 @@ impl Logic for UartRx {
                 }
             }
             RxState::Stop => {
-                if self.timer.q.val() == self.last_tick.val() {
+                if self.at_last.q.val() {
                     self.state.d.next = RxState::Idle;
                     if !self.sync.sig_out.val() {
                         self.valid_q.d.next = true;
@@ -127,6 +136,8 @@ impl Logic for UartRx {
         if self.reset.val() {
             self.state.d.next = RxState::Idle;
         }
+        self.at_half.d.next = self.timer.d.val() == self.half_tick.val();
+        self.at_last.d.next = self.timer.d.val() == self.last_tick.val();
     }
 }
 
@@ -200,6 +211,29 @@ mod tests {
         line.extend(uart_waveform(&[0x5a], cpb as f64, 10));
         let (bytes, errors) = receive(cpb as u32, &line);
         assert_eq!((bytes, errors), (vec![0x5a], 0));
+    }
+
+    /// The byte's pulse comes where the timing says, to the cycle: the
+    /// synchroniser's two flops, half a bit to the start bit's middle, nine
+    /// bits to the stop bit's middle, and the register behind the decision.
+    #[test]
+    fn valid_pulses_at_the_stop_bits_middle() {
+        for cpb in [4usize, 5, 8, 16, 10417] {
+            let lead = 7;
+            let line = uart_waveform(&[0xc3], cpb as f64, lead);
+            let mut uut = UartRx::new(cpb as u32);
+            uut.connect_all();
+            let mut pulses = vec![];
+            for (t, &level) in line.iter().enumerate() {
+                uut.rx.next = level;
+                tick(&mut uut, |u| &mut u.clock);
+                if uut.valid.val() {
+                    pulses.push(t);
+                }
+            }
+            let at = lead + 2 + cpb / 2 + 9 * cpb;
+            assert_eq!(pulses, vec![at], "{cpb} clocks per bit");
+        }
     }
 
     #[test]
