@@ -117,6 +117,7 @@ pub struct Solver {
     u_changed_bytes: DFF<Bits<4>>,
     changed_any: Signal<Local, Bit>,
     new_changed: Signal<Local, Bits<MAX_LINE>>,
+    new_changed_bytes: Signal<Local, Bits<4>>,
     u_full: DFF<Bit>,
     u_empty: DFF<Bit>,
     // A line with survivors: its word is written (registered, so that the
@@ -245,16 +246,16 @@ impl Logic for Solver {
         self.u_survivors.d.next = self.filter.result_survivors.val();
         self.u_known.d.next = self.new_known.val();
         self.u_value.d.next = self.filter.result_all.val() & self.line_mask.q.val();
-        self.u_changed.d.next = self.new_changed.val();
         self.new_changed.next = self.new_known.val() & !self.filter.result_known.val();
-        self.u_changed_bytes.d.next = 0.into();
+        self.u_changed.d.next = self.new_changed.val();
+        self.new_changed_bytes.next = 0.into();
         for b in 0..4 {
-            self.u_changed_bytes.d.next = self
-                .u_changed_bytes
-                .d
+            self.new_changed_bytes.next = self
+                .new_changed_bytes
                 .val()
                 .replace_bit(b, self.new_changed.val().get_bits::<8>(8 * b).any());
         }
+        self.u_changed_bytes.d.next = self.new_changed_bytes.val();
         self.changed_any.next = self.u_changed_bytes.q.val().any();
         self.u_full.d.next = self.new_known.val() == self.line_mask.q.val();
         self.u_empty.d.next = self.filter.result_empty.val();

@@ -79,8 +79,9 @@ pub struct Report {
     /// "board" (the board alone), "board+host" (the board stalled or gave up,
     /// the host finished) or "host"; null when nothing was decided.
     pub solved_by: Option<String>,
-    /// The board's engine that took the puzzle: "dnf" (options, protocol v1)
-    /// or "clues" (clues, protocol v2); null when no board was asked.
+    /// The board's engine that took the puzzle: "dnf" (options, protocol v1),
+    /// "clues" (clues, protocol v2) or "probing" (clues, v2, probing search,
+    /// up to 32×32); null when no board was asked.
     pub engine: Option<String>,
     /// The board was running this other engine and rebooted into `engine`'s
     /// flash image first (SWITCH); null when it did not switch.
@@ -102,7 +103,8 @@ pub struct Report {
     /// The board's passes over every line (saturating at 255).
     pub passes: Option<u8>,
     /// The board's search (clue engine): guesses made and times it went
-    /// back; 0 when line logic sufficed. (It does not probe.)
+    /// back; 0 when line logic sufficed. (The probing engine's probes are
+    /// not counted as nodes.)
     pub board_nodes: Option<u32>,
     pub board_backtracks: Option<u32>,
     /// Options of the puzzle (host count) and as the board counted them.
