@@ -256,9 +256,6 @@ pub struct Search {
     // the cycle they act in, they held the clue bitstream to 85 MHz): a
     // backtrack's forgetting, a round's start, a new row (set in the cycle
     // before the step they act in; a new row's mask is bypassed meanwhile).
-    // A round's start is set where a step moves to RoundStart, not decoded
-    // from the next step: that decode was on the probing image's critical
-    // path.
     forget_q: DFF<Bit>,
     round_start_q: DFF<Bit>,
     row_begin_q: DFF<Bit>,
@@ -366,7 +363,6 @@ impl Logic for Search {
             self.in_round.d.next = false;
         }
         self.forget_q.d.next = false;
-        self.round_start_q.d.next = false;
         self.row_begin_q.d.next = false;
         // Probing's decisions all go through `probe_mode`: a core that ties
         // `probe` low leaves yosys nothing of probing to build.
@@ -473,7 +469,6 @@ impl Logic for Search {
                         self.score.node_start.next = true;
                         self.round_count.d.next = 0.into();
                         self.step.d.next = Step::RoundStart;
-                        self.round_start_q.d.next = true;
                     } else {
                         self.step.d.next = Step::ScanRead;
                     }
@@ -497,7 +492,6 @@ impl Logic for Search {
                         self.step.d.next = Step::RoundNext;
                     } else if self.scan_check.val() {
                         self.step.d.next = Step::RoundStart;
-                        self.round_start_q.d.next = true;
                         self.branch_now.next = !self.score.kept_known.val();
                     } else if self.fresh_any.val() {
                         self.guess_row_q.d.next = self.scan_row_q.q.val();
@@ -676,11 +670,9 @@ impl Logic for Search {
                             // Another round, or after the last the branch if
                             // the kept cell is still unknown.
                             self.step.d.next = Step::RoundStart;
-                            self.round_start_q.d.next = true;
                             if self.round_count.q.val().get_bit(1) & self.score.kept_valid.val() {
                                 self.scan_row_q.d.next = self.score.kept_row.val();
                                 self.scan_kind.d.next = ScanKind::BranchCheck;
-                                self.round_start_q.d.next = false;
                                 self.step.d.next = Step::ScanRead;
                             }
                         } else if self.score.kept_valid.val() {
@@ -699,7 +691,6 @@ impl Logic for Search {
         // The branch on the kept cell (from RoundNext, or from ScanPick's
         // check that it is still unknown).
         if self.branch_now.val() {
-            self.round_start_q.d.next = false;
             self.leaving_round.d.next = true;
             self.guess_row_q.d.next = self.score.kept_row.val();
             self.guess_column_load.next = true;
@@ -748,6 +739,7 @@ impl Logic for Search {
         }
 
         self.next_scan.next = self.step.d.val() == Step::ScanRead;
+        self.round_start_q.d.next = self.active.val() & (self.step.d.val() == Step::RoundStart);
         if self.round_start_q.d.val() {
             self.row_begin_q.d.next = true;
         }

@@ -5,46 +5,17 @@
 //! need the answer with more logic after it in the same cycle. Here four
 //! bytes each find their lowest bit on an 8-bit chain while the lowest
 //! non-empty byte is found beside them: about half the delay.
-//!
-//! `index` is the same bit's number, found the same way (each byte's
-//! lowest bit as a 3-bit number, then the lowest non-empty byte's), so
-//! that a register can hold a line number rather than a one-hot word that
-//! needs an encoder after it.
 
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct LowestBit {
     pub word: Signal<In, Bits<32>>,
     pub lowest: Signal<Out, Bits<32>>,
-    /// The lowest set bit's number (meaningless for 0).
-    pub index: Signal<Out, Bits<5>>,
-    /// Each byte's lowest bit, one-hot, and its number.
-    lowest_in: [Signal<Local, Bits<8>>; 4],
-    number_in: [Signal<Local, Bits<3>>; 4],
-    /// Bit j of a bit's number is set for the bits in `number_bit[j]`.
-    number_bit: [Constant<Bits<8>>; 3],
     byte_0: Signal<Local, Bits<8>>,
     byte_1: Signal<Local, Bits<8>>,
     byte_2: Signal<Local, Bits<8>>,
     byte_3: Signal<Local, Bits<8>>,
-}
-
-impl Default for LowestBit {
-    fn default() -> Self {
-        LowestBit {
-            word: Default::default(),
-            lowest: Default::default(),
-            index: Default::default(),
-            lowest_in: Default::default(),
-            number_in: Default::default(),
-            number_bit: [0xaa, 0xcc, 0xf0].map(|m: u64| Constant::new(m.into())),
-            byte_0: Default::default(),
-            byte_1: Default::default(),
-            byte_2: Default::default(),
-            byte_3: Default::default(),
-        }
-    }
 }
 
 impl Logic for LowestBit {
@@ -63,27 +34,6 @@ impl Logic for LowestBit {
         }
         if self.byte_0.val() != 0 {
             self.lowest.next = bit_cast::<32, 8>(self.byte_0.val() & (!self.byte_0.val() + 1));
-        }
-
-        for k in 0..4 {
-            self.lowest_in[k].next =
-                self.word.val().get_bits::<8>(8 * k) & (!self.word.val().get_bits::<8>(8 * k) + 1);
-            self.number_in[k].next = 0.into();
-            for j in 0..3 {
-                self.number_in[k].next = self.number_in[k]
-                    .val()
-                    .replace_bit(j, (self.lowest_in[k].val() & self.number_bit[j].val()).any());
-            }
-        }
-        self.index.next = bit_cast::<5, 3>(self.number_in[3].val()) | 24;
-        if self.byte_2.val() != 0 {
-            self.index.next = bit_cast::<5, 3>(self.number_in[2].val()) | 16;
-        }
-        if self.byte_1.val() != 0 {
-            self.index.next = bit_cast::<5, 3>(self.number_in[1].val()) | 8;
-        }
-        if self.byte_0.val() != 0 {
-            self.index.next = bit_cast::<5, 3>(self.number_in[0].val());
         }
     }
 }
@@ -114,9 +64,6 @@ mod tests {
                 x & x.wrapping_neg() & 0xffff_ffff,
                 "{x:#x}"
             );
-            if x != 0 {
-                assert_eq!(uut.index.val().to_u64(), x.trailing_zeros() as u64, "{x:#x}");
-            }
         }
     }
 

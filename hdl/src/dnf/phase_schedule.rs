@@ -4,10 +4,8 @@
 //! The solver visits the lines in phases, the dirty rows in order, then the
 //! dirty columns, and so on (see `solver.rs`). Here are the dirty lines of
 //! each kind, the lines left to visit in this phase (`todo`) and the one
-//! picked to be fetched next, its number registered (the lowest-bit
-//! finders give it beside the one-hot word: an encoder after a one-hot
-//! register was on the DNF image's critical path into the line table's
-//! read address). The solver decides when a phase ends
+//! picked to be fetched next, one-hot and registered, so that the line's
+//! index is a few ORs of a register. The solver decides when a phase ends
 //! and whether another follows (`next_any` says whether one can);
 //! `advance` then moves the next phase's dirty lines into `todo` and picks
 //! the lowest, all in that one cycle, and the dirty lines of that kind
@@ -15,6 +13,7 @@
 
 use crate::common::lowest_bit::LowestBit;
 use crate::common::params::MAX_LINE;
+use crate::dnf::cell_writer::index_bits;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -61,10 +60,12 @@ pub struct PhaseSchedule {
     columns_dirty: DFF<Bit>,
     todo: DFF<Bits<MAX_LINE>>,
     picked_q: DFF<Bit>,
-    pick_index_q: DFF<Bits<5>>,
+    pick: DFF<Bits<MAX_LINE>>,
     began_q: DFF<Bit>,
     // The next phase's dirty lines.
     next_dirty: Signal<Local, Bits<MAX_LINE>>,
+    /// Bit k of an index is set for the one-hot bits in `index_bit[k]`.
+    index_bit: [Constant<Bits<MAX_LINE>>; 5],
 }
 
 impl Default for PhaseSchedule {
@@ -94,9 +95,10 @@ impl Default for PhaseSchedule {
             columns_dirty: Default::default(),
             todo: Default::default(),
             picked_q: Default::default(),
-            pick_index_q: Default::default(),
+            pick: Default::default(),
             began_q: Default::default(),
             next_dirty: Default::default(),
+            index_bit: index_bits(),
         }
     }
 }
@@ -113,17 +115,23 @@ impl Logic for PhaseSchedule {
             columns_dirty,
             todo,
             picked_q,
-            pick_index_q,
+            pick,
             began_q
         );
         self.picked.next = self.picked_q.q.val();
-        self.pick_index.next = self.pick_index_q.q.val();
+        self.pick_index.next = 0.into();
+        for k in 0..5 {
+            self.pick_index.next = self
+                .pick_index
+                .val()
+                .replace_bit(k, (self.pick.q.val() & self.index_bit[k].val()) != 0);
+        }
         self.began.next = self.began_q.q.val();
 
         // Pick the lowest line left as the picked one is fetched.
         self.todo_lowest.word.next = self.todo.q.val();
         if !self.picked_q.q.val() | self.fetch.val() {
-            self.pick_index_q.d.next = self.todo_lowest.index.val();
+            self.pick.d.next = self.todo_lowest.lowest.val();
             self.picked_q.d.next = self.todo.q.val() != 0;
             self.todo.d.next = self.todo.q.val() & !self.todo_lowest.lowest.val();
         }
@@ -164,7 +172,7 @@ impl Logic for PhaseSchedule {
         }
         self.next_lowest.word.next = self.next_dirty.val();
         if self.advance.val() {
-            self.pick_index_q.d.next = self.next_lowest.index.val();
+            self.pick.d.next = self.next_lowest.lowest.val();
             self.picked_q.d.next = true;
             self.todo.d.next = self.next_dirty.val() & !self.next_lowest.lowest.val();
             self.began_q.d.next = true;
@@ -175,7 +183,7 @@ impl Logic for PhaseSchedule {
             self.dirty_columns.d.next = self.start_columns.val();
             self.rows_dirty.d.next = false;
             self.columns_dirty.d.next = true;
-            self.pick_index_q.d.next = 1.into();
+            self.pick.d.next = bit_cast::<MAX_LINE, 1>(self.start_rows.val().get_bit(1).into()) << 1;
             self.picked_q.d.next = self.start_rows.val().get_bit(1);
             self.todo.d.next = (self.start_rows.val() >> 2) << 2;
         }

@@ -112,12 +112,7 @@ pub struct Solver {
     u_known: DFF<Bits<MAX_LINE>>,
     u_value: DFF<Bits<MAX_LINE>>,
     u_changed: DFF<Bits<MAX_LINE>>,
-    /// Whether each byte of `u_changed` has a bit (one 32-bit OR before
-    /// the register was a critical path of the DNF image), and their OR.
-    u_changed_bytes: DFF<Bits<4>>,
-    changed_any: Signal<Local, Bit>,
-    new_changed: Signal<Local, Bits<MAX_LINE>>,
-    new_changed_bytes: Signal<Local, Bits<4>>,
+    u_changed_any: DFF<Bit>,
     u_full: DFF<Bit>,
     u_empty: DFF<Bit>,
     // A line with survivors: its word is written (registered, so that the
@@ -166,7 +161,7 @@ impl Logic for Solver {
             u_known,
             u_value,
             u_changed,
-            u_changed_bytes,
+            u_changed_any,
             u_full,
             u_empty,
             u_write,
@@ -246,17 +241,8 @@ impl Logic for Solver {
         self.u_survivors.d.next = self.filter.result_survivors.val();
         self.u_known.d.next = self.new_known.val();
         self.u_value.d.next = self.filter.result_all.val() & self.line_mask.q.val();
-        self.new_changed.next = self.new_known.val() & !self.filter.result_known.val();
-        self.u_changed.d.next = self.new_changed.val();
-        self.new_changed_bytes.next = 0.into();
-        for b in 0..4 {
-            self.new_changed_bytes.next = self
-                .new_changed_bytes
-                .val()
-                .replace_bit(b, self.new_changed.val().get_bits::<8>(8 * b).any());
-        }
-        self.u_changed_bytes.d.next = self.new_changed_bytes.val();
-        self.changed_any.next = self.u_changed_bytes.q.val().any();
+        self.u_changed.d.next = self.new_known.val() & !self.filter.result_known.val();
+        self.u_changed_any.d.next = (self.new_known.val() & !self.filter.result_known.val()) != 0;
         self.u_full.d.next = self.new_known.val() == self.line_mask.q.val();
         self.u_empty.d.next = self.filter.result_empty.val();
         self.u_write.d.next = self.filter.result.val() & !self.filter.result_empty.val();
@@ -278,7 +264,7 @@ impl Logic for Solver {
         self.schedule.visited.next = self.u_valid.q.val();
         self.schedule.empty.next = self.u_empty.q.val();
         self.schedule.changed.next = self.u_changed.q.val();
-        self.schedule.changed_any.next = self.changed_any.val();
+        self.schedule.changed_any.next = self.u_changed_any.q.val();
         self.verdict.row_phase.next = self.row_phase.q.val();
         self.verdict.visited.next = self.u_valid.q.val();
         self.verdict.empty.next = self.u_empty.q.val();
@@ -294,7 +280,7 @@ impl Logic for Solver {
                 self.u_write.d.next = false;
             } else {
                 self.store.table_write.next = true;
-                self.memory.cells_write.next = self.changed_any.val();
+                self.memory.cells_write.next = self.u_changed_any.q.val();
             }
         }
 
