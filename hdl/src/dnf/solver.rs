@@ -112,17 +112,7 @@ pub struct Solver {
     u_known: DFF<Bits<MAX_LINE>>,
     u_value: DFF<Bits<MAX_LINE>>,
     u_changed: DFF<Bits<MAX_LINE>>,
-    /// Whether each byte of `u_changed` has a bit (one 32-bit OR before
-    /// the register was a critical path of the DNF image), and their OR.
-    u_changed_bytes: DFF<Bits<4>>,
-    /// The same, for a line with survivors only (`u_valid`, not
-    /// `u_empty`): their OR is the cell writer's commit, one LUT from
-    /// flip-flops (through `u_valid` and `u_empty` it was a critical path
-    /// of the DNF image into the writer's enables).
-    u_commit_bytes: DFF<Bits<4>>,
-    changed_any: Signal<Local, Bit>,
-    new_changed: Signal<Local, Bits<MAX_LINE>>,
-    new_changed_bytes: Signal<Local, Bits<4>>,
+    u_changed_any: DFF<Bit>,
     u_full: DFF<Bit>,
     u_empty: DFF<Bit>,
     // A line with survivors: its word is written (registered, so that the
@@ -146,8 +136,6 @@ pub struct Solver {
     phase_over: Signal<Local, Bit>,
     new_known: Signal<Local, Bits<MAX_LINE>>,
     table_address: Signal<Local, Bits<TABLE_BITS>>,
-    /// The fetched line waits for the filter.
-    waiting: Signal<Local, Bit>,
     start_row_cells: Signal<Local, Bits<MAX_LINE>>,
     start_column_cells: Signal<Local, Bits<MAX_LINE>>,
 }
@@ -173,8 +161,7 @@ impl Logic for Solver {
             u_known,
             u_value,
             u_changed,
-            u_changed_bytes,
-            u_commit_bytes,
+            u_changed_any,
             u_full,
             u_empty,
             u_write,
@@ -221,24 +208,16 @@ impl Logic for Solver {
         self.take.next = self.fetched.q.val() & self.filter.free.val();
         self.fetch.next = self.schedule.picked.val() & (!self.fetched.q.val() | self.take.val());
         self.schedule.fetch.next = self.fetch.val();
-        // The picked line's words as it is fetched; the fetched line's again
-        // while it waits for the filter (they are read every cycle, so that
-        // they take the cell writer's writes), and outside Run (the reply's
-        // rows). Chosen by `running`, `fetched` and the filter's `free`, not
-        // by `fetch`, which adds `picked`: that choice was a critical path
-        // of the DNF image into the line table's address. When the picked
-        // line's address is there but not fetched, nothing reads it.
-        self.waiting.next = self.fetched.q.val() & !self.filter.free.val();
-        self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.schedule.pick_index.val());
-        if !self.running.q.val() | self.waiting.val() {
-            self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.fetched_index.q.val());
+        self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.fetched_index.q.val());
+        if self.fetch.val() {
+            self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.schedule.pick_index.val());
         }
         self.table_address.next = self.table_address.val().replace_bit(5, !self.row_phase.q.val());
         self.store.table_read_address.next = self.table_address.val();
-        self.store.table_read_used.next = self.fetch.val() | self.waiting.val();
+        self.store.table_read_used.next = self.fetch.val() | self.fetched.q.val();
         self.memory.row_phase.next = self.row_phase.q.val();
         self.memory.read_address.next = self.table_address.val().get_bits::<5>(0);
-        self.memory.read_used.next = self.fetch.val() | self.waiting.val();
+        self.memory.read_used.next = self.fetch.val() | self.fetched.q.val();
         if self.fetch.val() {
             self.fetched.d.next = true;
             self.fetched_index.d.next = self.schedule.pick_index.val();
@@ -262,21 +241,8 @@ impl Logic for Solver {
         self.u_survivors.d.next = self.filter.result_survivors.val();
         self.u_known.d.next = self.new_known.val();
         self.u_value.d.next = self.filter.result_all.val() & self.line_mask.q.val();
-        self.new_changed.next = self.new_known.val() & !self.filter.result_known.val();
-        self.u_changed.d.next = self.new_changed.val();
-        self.new_changed_bytes.next = 0.into();
-        for b in 0..4 {
-            self.new_changed_bytes.next = self
-                .new_changed_bytes
-                .val()
-                .replace_bit(b, self.new_changed.val().get_bits::<8>(8 * b).any());
-        }
-        self.u_changed_bytes.d.next = self.new_changed_bytes.val();
-        self.u_commit_bytes.d.next = 0.into();
-        if self.filter.result.val() & !self.filter.result_empty.val() {
-            self.u_commit_bytes.d.next = self.new_changed_bytes.val();
-        }
-        self.changed_any.next = self.u_changed_bytes.q.val().any();
+        self.u_changed.d.next = self.new_known.val() & !self.filter.result_known.val();
+        self.u_changed_any.d.next = (self.new_known.val() & !self.filter.result_known.val()) != 0;
         self.u_full.d.next = self.new_known.val() == self.line_mask.q.val();
         self.u_empty.d.next = self.filter.result_empty.val();
         self.u_write.d.next = self.filter.result.val() & !self.filter.result_empty.val();
@@ -294,10 +260,11 @@ impl Logic for Solver {
         self.memory.line_known.next = self.u_known.q.val();
         self.memory.line_value.next = self.u_value.q.val();
         self.memory.line_changed.next = self.u_changed.q.val();
+        self.memory.cells_write.next = false;
         self.schedule.visited.next = self.u_valid.q.val();
         self.schedule.empty.next = self.u_empty.q.val();
         self.schedule.changed.next = self.u_changed.q.val();
-        self.schedule.changed_any.next = self.changed_any.val();
+        self.schedule.changed_any.next = self.u_changed_any.q.val();
         self.verdict.row_phase.next = self.row_phase.q.val();
         self.verdict.visited.next = self.u_valid.q.val();
         self.verdict.empty.next = self.u_empty.q.val();
@@ -311,12 +278,11 @@ impl Logic for Solver {
                 self.fetched.d.next = false;
                 self.u_valid.d.next = false;
                 self.u_write.d.next = false;
-                self.u_commit_bytes.d.next = 0.into();
             } else {
                 self.store.table_write.next = true;
+                self.memory.cells_write.next = self.u_changed_any.q.val();
             }
         }
-        self.memory.cells_write.next = self.u_commit_bytes.q.val().any();
 
         // Anything in flight now is still in flight next cycle, or has
         // become a commit (a line's last pair, W, becomes U), or has been
@@ -450,7 +416,6 @@ impl Logic for Solver {
             self.u_valid.d.next = true;
             self.u_empty.d.next = true;
             self.u_write.d.next = false;
-            self.u_commit_bytes.d.next = 0.into();
             self.filter.flush.next = true;
         }
     }
