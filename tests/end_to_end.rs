@@ -577,6 +577,9 @@ fn the_clue_board_searches_what_line_logic_cannot_finish() {
         let port = link::open_port(board.path(), 9600).expect("open the pseudo-terminal");
         let mut options = options(None);
         options.budget = 10;
+        // (The clue image's search, not the probing image's: the cycles
+        // are checked against its model.)
+        options.engine = Some(Engine::Clues);
         let verdict = clue_model::search(&puzzle.rows, &puzzle.columns, options.budget);
         options.link.reply_timeout = Some(nonogram_sim::reply_allowance(
             wire::clue_bytes(&puzzle),
@@ -678,8 +681,9 @@ fn each_board_refuses_the_other_protocol_version_by_name() {
 }
 
 /// One flash, every engine: a board that powers up in the DNF image solves
-/// a 4×4 there, reboots into the clue image for a 25×25 (over the DNF
-/// engine's reach) and back for the 4×4, each solved by the board alone.
+/// a 4×4 there, reboots into the probing image for a 25×25 (over the DNF
+/// engine's reach, within the probing engine's 32×32) and back for the
+/// 4×4, each solved by the board alone.
 #[test]
 fn the_host_switches_the_board_to_the_engine_each_puzzle_needs() {
     let board = SimBoard::spawn(Faults::default()).unwrap();
@@ -692,8 +696,8 @@ fn the_host_switches_the_board_to_the_engine_each_puzzle_needs() {
     );
     for (puzzle, engine, switched_from, boots) in [
         (&small, "dnf", None, 0),
-        (&big, "clues", Some("dnf"), 1),
-        (&small, "dnf", Some("clues"), 2),
+        (&big, "probing", Some("dnf"), 1),
+        (&small, "dnf", Some("probing"), 2),
     ] {
         let r = send_auto(&board, puzzle);
         assert!(

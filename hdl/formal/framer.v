@@ -22,10 +22,11 @@ module formal_framer(input clock);
     wire [15:0] message;
     wire message_valid, timeout, half;
     wire [23:0] idle;
+    wire idle_near;
     top uut(.clock(clock), .reset(reset), .rx_byte(rx_byte), .rx_byte_valid(rx_byte_valid),
             .rx_framing_error(rx_framing_error), .message(message),
             .message_valid(message_valid), .timeout(timeout), .half(half),
-            .idle$q(idle));
+            .idle$q(idle), .idle_near$q(idle_near));
 
     // Cycles since a byte or a framing error arrived (saturating).
     reg [7:0] quiet = 0;
@@ -44,6 +45,7 @@ module formal_framer(input clock);
         // time (it stops at the timeout), and nothing is held past it.
         assert(idle == (quiet > TIMEOUT ? TIMEOUT : quiet));
         if (idle == TIMEOUT) assert(!half);
+        assert(idle_near == (idle == TIMEOUT - 1));
     end
 
     // Every property above is exercised: a half message held right up to

@@ -44,6 +44,7 @@ module formal_session(input clock);
     wire [1:0] state;
     wire act, half, framer_valid;
     wire [23:0] idle;
+    wire idle_near;
     top uut(.clock(clock), .reset(reset), .rx_byte(rx_byte), .rx_byte_valid(rx_byte_valid),
             .rx_framing_error(rx_framing_error), .rows(rows), .columns(columns), .abort(abort),
             .board_loaded(board_loaded), .refuse(refuse), .refuse_outcome(refuse_outcome),
@@ -52,7 +53,7 @@ module formal_session(input clock);
             .body$begin(begins), .body$take(take), .body$open(open), .body$rows(body_rows),
             .body$columns(body_columns), .body$listening(listening), .body$refuse(body_refuse),
             .body$outcome(body_outcome), .body$detail(body_detail), .body$finish(finish),
-            .state$q(state), .act$q(act), .\framer.idle$q (idle), .\framer.have_high$q (half),
+            .state$q(state), .act$q(act), .\framer.idle$q (idle), .\framer.idle_near$q (idle_near), .\framer.have_high$q (half),
             .\framer.message_valid_q$q (framer_valid));
 
     // The body's contract.
@@ -89,6 +90,7 @@ module formal_session(input clock);
         // only within the timeout.
         assert(idle == (since > TIMEOUT ? TIMEOUT : since));
         if (idle == TIMEOUT) assert(!half);
+        assert(idle_near == (idle == TIMEOUT - 1));
         if (framer_valid) assert(since == 0);
         if (act) assert(since <= 1);
         if (took) assert(since <= 2);

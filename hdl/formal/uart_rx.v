@@ -64,11 +64,11 @@ module formal_uart_rx(input clock);
     wire [15:0] timer;
     wire [2:0] bit_count;
     wire [7:0] shift;
-    wire valid_q, error_q;
+    wire valid_q, error_q, at_half, at_last;
     top uut(.clock(clock), .reset(1'b0), .rx(level), .data(data),
             .valid(valid), .framing_error(framing_error),
             .state$q(state), .timer$q(timer), .bit_count$q(bit_count), .shift$q(shift),
-            .valid_q$q(valid_q), .error_q$q(error_q));
+            .valid_q$q(valid_q), .error_q$q(error_q), .at_half$q(at_half), .at_last$q(at_last));
 
     // The frames that ended one and two cycles ago.
     reg [1:0] ended = 0;
@@ -92,6 +92,9 @@ module formal_uart_rx(input clock);
         // where the sender's position says (`since`: cycles since the
         // frame's start bit began, while sending; `gap` after).
         assert(bit_i <= 9);
+        // The timer's compares, a cycle ahead, are the timer's.
+        assert(at_half == (timer == CPB / 2 - 1));
+        assert(at_last == (timer == CPB - 1));
         assert(!(ended[0] && ended[1]));
         if (!sending && gap == 0) assert(ended[0]);
         if (!sending && gap == 1) assert(ended[1]);

@@ -348,7 +348,7 @@ pub fn run(args: &Args) -> i32 {
         "first solution"
     };
     let engine = if args.probe {
-        "the probing engine's cycle-exact model (in the solver's gateware; the board does not ask for it yet)"
+        "the probing engine's cycle-exact model (flash image 2's engine)"
     } else {
         "the clue engine's cycle-exact model, line logic then search"
     };

@@ -930,14 +930,23 @@ fn send_takes_many_files_on_one_link() {
     );
 }
 
-/// The probing engine (flash image 2) is not in the build's flash yet: a
-/// simulated board asked for it says so, with the over-capacity exit code,
-/// and does not start in an image its flash lacks.
+/// The probing engine (flash image 2) takes a puzzle that needs search and
+/// fits it: the simulated board decides it alone. A board over its 32×32
+/// is refused before anything is sent, with the over-capacity exit code.
 #[test]
-fn asking_for_the_probing_engine_names_the_missing_image() {
-    let o = nonohost(&["send", "--sim", "--engine", "probing", &example("4x4.txt")]);
+fn the_probing_image_takes_small_clue_boards() {
+    let o = nonohost(&["send", "--sim", "--json", &example("several.txt")]);
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(j["engine"], "probing", "{j}");
+    assert_eq!(j["status"], "several_solutions", "{j}");
+    assert_eq!(j["solved_by"], "board", "{j}");
+    // 33×33, one block a line: too wide for the probing image.
+    let line = "33\n".repeat(33);
+    let wide = temp("wide33.txt", &format!("rows:\n{line}columns:\n{line}"));
+    let o = nonohost(&["send", "--sim", "--engine", "probing", &wide]);
     assert_eq!(o.status.code(), Some(4), "{}{}", stdout(&o), stderr(&o));
     let text = format!("{}{}", stdout(&o), stderr(&o));
-    assert!(text.contains("holds no probing image"), "{text}");
+    assert!(text.contains("32"), "{text}");
     assert!(!text.contains("panicked"), "{text}");
 }

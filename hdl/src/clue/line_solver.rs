@@ -82,6 +82,10 @@ pub struct LineSolver {
     last_block: DFF<Bits<6>>,
     // Layout.
     issued: DFF<Bits<6>>,
+    /// In Layout with blocks left to ask for (`issued != last_block`), kept
+    /// a cycle ahead: the compare in front of Layout's choices was a
+    /// critical path of the probing image.
+    issuing: DFF<Bit>,
     arriving: DFF<Bit>,
     // The clue memory's word, registered (it comes from a block RAM's port).
     block_length: DFF<Bits<7>>,
@@ -156,6 +160,7 @@ impl Default for LineSolver {
             gap_limit: Default::default(),
             last_block: Default::default(),
             issued: Default::default(),
+            issuing: Default::default(),
             arriving: Default::default(),
             block_length: Default::default(),
             arrived: Default::default(),
@@ -215,6 +220,7 @@ impl Logic for LineSolver {
             gap_limit,
             last_block,
             issued,
+            issuing,
             arriving,
             block_length,
             arrived,
@@ -342,8 +348,9 @@ impl Logic for LineSolver {
         match self.phase.q.val() {
             Phase::Idle => {}
             Phase::Layout => {
-                if self.issued.q.val() != self.last_block.q.val() {
+                if self.issuing.q.val() {
                     self.issued.d.next = self.issued.q.val() + 1;
+                    self.issuing.d.next = self.issued.q.val() + 1 != self.last_block.q.val();
                     self.arriving.d.next = true;
                 } else if self.drained.q.val() != 2 {
                     self.drained.d.next = self.drained.q.val() + 1;
@@ -449,6 +456,7 @@ impl Logic for LineSolver {
             self.gap_limit.d.next = bit_cast::<8, 7>(self.length.val()) + 1;
             self.last_block.d.next = self.blocks.val();
             self.issued.d.next = 0.into();
+            self.issuing.d.next = self.blocks.val() != 0;
             self.drained.d.next = 0.into();
             self.gap_at.d.next = 0.into();
             self.too_long.d.next = false;

@@ -81,8 +81,6 @@ pub struct ClueParser {
     is_start_line: DFF<Bit>,
     is_blocks: DFF<Bit>,
     is_end_board: DFF<Bit>,
-    is_next_line: DFF<Bit>,
-    line_is_last: DFF<Bit>,
     total_lines: DFF<Bits<8>>,
     line: DFF<Bits<8>>,
     /// Blocks stored so far (the next block's address), and in this line.
@@ -108,9 +106,29 @@ pub struct ClueParser {
     no_room: DFF<Bit>,
     /// A block stored now leaves room for the next.
     room_after: Signal<Local, Bit>,
-    /// The message's index is 0 (decoded with the flags, for the same
-    /// reason).
-    index_zero: DFF<Bit>,
+    /// The message's decode, as it arrives (registered into the flags).
+    start_line_now: Signal<Local, Bit>,
+    blocks_now: Signal<Local, Bit>,
+    end_board_now: Signal<Local, Bit>,
+    next_line_now: Signal<Local, Bit>,
+    /// `line + 1`, and whether that is the board's line count, registered:
+    /// the adder in front of the refusal's compares was a critical path of
+    /// the probing image.
+    line_after: DFF<Bits<8>>,
+    line_is_last: DFF<Bit>,
+    last_line_now: Signal<Local, Bit>,
+    /// Whether the message is refused if the body takes it, and how; decided
+    /// as it arrives, a cycle before `take`. Deciding at `take` put the
+    /// flags, the state and `room` in front of the session's refusal
+    /// registers, a path that missed 100 MHz in the three-image flash. The
+    /// parser's state, line and room cannot change in between: they change
+    /// only with `take` and the cycle after, and a message takes 20 bit
+    /// times to arrive.
+    refused_if_taken: DFF<Bit>,
+    refusal_outcome: DFF<Bits<3>>,
+    refusal_detail: DFF<Bits<8>>,
+    /// The body takes the message and does not refuse it.
+    accepted: Signal<Local, Bit>,
     store_size: Constant<Bits<12>>,
     last_block: Constant<Bits<6>>,
     last_address: Constant<Bits<12>>,
@@ -176,8 +194,6 @@ impl ClueParser {
             is_start_line: Default::default(),
             is_blocks: Default::default(),
             is_end_board: Default::default(),
-            is_next_line: Default::default(),
-            line_is_last: Default::default(),
             total_lines: Default::default(),
             line: Default::default(),
             stored: Default::default(),
@@ -194,7 +210,17 @@ impl ClueParser {
             room: Default::default(),
             no_room: Default::default(),
             room_after: Default::default(),
-            index_zero: Default::default(),
+            start_line_now: Default::default(),
+            blocks_now: Default::default(),
+            end_board_now: Default::default(),
+            next_line_now: Default::default(),
+            line_after: Default::default(),
+            line_is_last: Default::default(),
+            last_line_now: Default::default(),
+            refused_if_taken: Default::default(),
+            refusal_outcome: Default::default(),
+            refusal_detail: Default::default(),
+            accepted: Default::default(),
             store_size: constant(1u64 << CLUE_STORE_BITS),
             last_block: constant(MAX_BLOCKS_PER_LINE as u64 - 1),
             last_address: constant((1u64 << CLUE_STORE_BITS) - 1),
@@ -220,8 +246,6 @@ impl Logic for ClueParser {
             is_start_line,
             is_blocks,
             is_end_board,
-            is_next_line,
-            line_is_last,
             total_lines,
             line,
             stored,
@@ -236,7 +260,11 @@ impl Logic for ClueParser {
             budget_q,
             first_only_q,
             no_room,
-            index_zero
+            refused_if_taken,
+            line_after,
+            line_is_last,
+            refusal_outcome,
+            refusal_detail
         );
         // The session: bytes in; boards begun, refused, queried.
         self.session.clock.next = self.clock.val();
@@ -273,7 +301,6 @@ impl Logic for ClueParser {
             (self.blocks.q.val() != self.last_block.val()) & (self.stored.q.val() != self.last_address.val());
         self.session.body.listening.next = true;
         self.session.body.finish.next = false;
-        // A message taken is refused as UNEXPECTED unless a case below wants it.
         self.session.body.refuse.next = false;
         self.session.body.outcome.next = self.malformed.val();
         self.session.body.detail.next = self.unexpected.val();
@@ -288,85 +315,104 @@ impl Logic for ClueParser {
             self.state.d.next = LineState::ExpectFirstLine;
         }
 
-        // Decode a complete message into registered flags.
+        // Decode a complete message into registered flags, and decide its
+        // refusal (UNEXPECTED unless a case wants the message).
+        self.start_line_now.next = self.message_code.val() == self.code_start_line.val();
+        self.blocks_now.next = self.message_code.val() == self.code_blocks.val();
+        self.end_board_now.next = self.message_code.val() == self.code_end_board.val();
+        // START_LINE 0 always means the next line.
+        self.next_line_now.next = (bit_cast::<12, 8>(self.line_after.q.val()) == self.message_index.val())
+            | (self.message_index.val() == 0);
+        self.last_line_now.next = self.line_is_last.q.val();
+        // (A cycle behind `line`, which changes only with `take`, a message
+        // before the next decision.)
+        self.line_after.d.next = self.line.q.val() + 1;
+        self.line_is_last.d.next = self.line.q.val() + 1 == self.total_lines.q.val();
         if self.session.body.message_valid.val() {
-            self.is_start_line.d.next = self.message_code.val() == self.code_start_line.val();
-            self.is_blocks.d.next = self.message_code.val() == self.code_blocks.val();
-            self.is_end_board.d.next = self.message_code.val() == self.code_end_board.val();
-            // START_LINE 0 always means the next line.
-            self.is_next_line.d.next = (bit_cast::<12, 8>(self.line.q.val() + 1) == self.message_index.val())
-                | (self.message_index.val() == 0);
-            self.line_is_last.d.next = self.line.q.val() + 1 == self.total_lines.q.val();
-            self.index_zero.d.next = self.message_index.val() == 0;
-        }
-
-        // Act on it.
-        if self.session.body.take.val() {
-            self.session.body.refuse.next = true;
+            self.is_start_line.d.next = self.start_line_now.val();
+            self.is_blocks.d.next = self.blocks_now.val();
+            self.is_end_board.d.next = self.end_board_now.val();
+            self.refused_if_taken.d.next = true;
+            self.refusal_outcome.d.next = self.malformed.val();
+            self.refusal_detail.d.next = self.unexpected.val();
             match self.state.q.val() {
                 LineState::ExpectFirstLine => {
-                    if self.is_start_line.q.val() {
-                        if self.index_zero.q.val() {
-                            self.session.body.refuse.next = false;
-                            self.state.d.next = LineState::InLine;
-                            self.line.d.next = 0.into();
-                            self.first.d.next = 0.into();
-                            self.stored.d.next = 0.into();
-                            self.blocks.d.next = 0.into();
-                            self.no_room.d.next = false;
-                            self.line_write_q.d.next = true;
+                    if self.start_line_now.val() {
+                        if self.message_index.val() == 0 {
+                            self.refused_if_taken.d.next = false;
                         } else {
-                            self.session.body.detail.next = self.wrong_line.val();
+                            self.refusal_detail.d.next = self.wrong_line.val();
                         }
                     }
-                    if self.is_end_board.q.val() {
-                        self.session.body.detail.next = self.wrong_line.val();
+                    if self.end_board_now.val() {
+                        self.refusal_detail.d.next = self.wrong_line.val();
                     }
                 }
                 LineState::InLine => {
-                    if self.is_start_line.q.val() {
-                        if self.is_next_line.q.val() & !self.line_is_last.q.val() {
-                            self.session.body.refuse.next = false;
-                            self.line.d.next = self.line.q.val() + 1;
-                            self.first.d.next = bit_cast::<CLUE_STORE_BITS, 12>(self.stored.q.val());
-                            self.blocks.d.next = 0.into();
-                            self.no_room.d.next = self.stored.q.val() == self.store_size.val();
-                            self.line_write_q.d.next = true;
+                    if self.start_line_now.val() {
+                        if self.next_line_now.val() & !self.last_line_now.val() {
+                            self.refused_if_taken.d.next = false;
                         } else {
-                            self.session.body.detail.next = self.wrong_line.val();
+                            self.refusal_detail.d.next = self.wrong_line.val();
                         }
                     }
-                    if self.is_blocks.q.val() {
+                    if self.blocks_now.val() {
                         if self.room.val() {
-                            self.session.body.refuse.next = false;
-                            self.clue_write_q.d.next = true;
-                            self.clue_address_q.d.next = bit_cast::<CLUE_STORE_BITS, 12>(self.stored.q.val());
-                            self.clue_length_q.d.next =
-                                bit_cast::<7, 6>(self.session.body.message.val().get_bits::<6>(7)) + 1;
-                            self.stored.d.next = self.stored.q.val() + 1;
-                            self.blocks.d.next = self.blocks.q.val() + 1;
-                            self.no_room.d.next = !self.room_after.val();
-                            self.line_write_q.d.next = true;
-                            self.second_pending.d.next = self.session.body.message.val().get_bit(0);
-                            self.second.d.next =
-                                bit_cast::<7, 6>(self.session.body.message.val().get_bits::<6>(1)) + 1;
+                            self.refused_if_taken.d.next = false;
                         } else {
-                            self.session.body.outcome.next = self.over_capacity.val();
-                            self.session.body.detail.next = self.too_many_blocks.val();
+                            self.refusal_outcome.d.next = self.over_capacity.val();
+                            self.refusal_detail.d.next = self.too_many_blocks.val();
                         }
                     }
-                    if self.is_end_board.q.val() {
-                        if self.line_is_last.q.val() {
-                            self.session.body.refuse.next = false;
-                            self.session.body.finish.next = true;
-                            self.budget_q.d.next = self.message_index.val();
-                            self.first_only_q.d.next = self.session.body.message.val().get_bit(0);
+                    if self.end_board_now.val() {
+                        if self.last_line_now.val() {
+                            self.refused_if_taken.d.next = false;
                         } else {
-                            self.session.body.detail.next = self.wrong_line.val();
+                            self.refusal_detail.d.next = self.wrong_line.val();
                         }
                     }
                 }
             }
+        }
+
+        // Act on it: a message not refused is the one its state wants.
+        self.accepted.next = self.session.body.take.val() & !self.refused_if_taken.q.val();
+        if self.session.body.take.val() {
+            self.session.body.refuse.next = self.refused_if_taken.q.val();
+            self.session.body.outcome.next = self.refusal_outcome.q.val();
+            self.session.body.detail.next = self.refusal_detail.q.val();
+        }
+        if self.accepted.val() & self.is_start_line.q.val() {
+            // (Line 0 when the state expects the first line.)
+            self.line.d.next = self.line.q.val() + 1;
+            self.first.d.next = bit_cast::<CLUE_STORE_BITS, 12>(self.stored.q.val());
+            self.blocks.d.next = 0.into();
+            self.no_room.d.next = self.stored.q.val() == self.store_size.val();
+            self.line_write_q.d.next = true;
+            if self.state.q.val() == LineState::ExpectFirstLine {
+                self.state.d.next = LineState::InLine;
+                self.line.d.next = 0.into();
+                self.first.d.next = 0.into();
+                self.stored.d.next = 0.into();
+                self.no_room.d.next = false;
+            }
+        }
+        if self.accepted.val() & self.is_blocks.q.val() {
+            self.clue_write_q.d.next = true;
+            self.clue_address_q.d.next = bit_cast::<CLUE_STORE_BITS, 12>(self.stored.q.val());
+            self.clue_length_q.d.next =
+                bit_cast::<7, 6>(self.session.body.message.val().get_bits::<6>(7)) + 1;
+            self.stored.d.next = self.stored.q.val() + 1;
+            self.blocks.d.next = self.blocks.q.val() + 1;
+            self.no_room.d.next = !self.room_after.val();
+            self.line_write_q.d.next = true;
+            self.second_pending.d.next = self.session.body.message.val().get_bit(0);
+            self.second.d.next = bit_cast::<7, 6>(self.session.body.message.val().get_bits::<6>(1)) + 1;
+        }
+        if self.accepted.val() & self.is_end_board.q.val() {
+            self.session.body.finish.next = true;
+            self.budget_q.d.next = self.message_index.val();
+            self.first_only_q.d.next = self.session.body.message.val().get_bit(0);
         }
         // The second block of a BLOCKS message, a cycle after the first.
         if self.second_pending.q.val() {

@@ -52,6 +52,11 @@ pub struct ProbeScore {
     product: DFF<Bits<24>>,
     fewer_filled: DFF<Bit>,
     compare: DFF<Bit>,
+    /// `steps_left != 0` and `steps_left == 1`, kept as registers: decoded
+    /// from the count, they were a critical path of the probing image into
+    /// the search's step.
+    multiplying_q: DFF<Bit>,
+    last_step_q: DFF<Bit>,
     // The 24-bit compares, registered (as the enables of the best and kept
     // cells they held the clue bitstream under 90 MHz): the product beats
     // the round's best (taken a cycle after the multiply), the best beats
@@ -89,6 +94,8 @@ impl Logic for ProbeScore {
             product,
             fewer_filled,
             compare,
+            multiplying_q,
+            last_step_q,
             take_best,
             best_beats_kept,
             best_valid,
@@ -116,7 +123,11 @@ impl Logic for ProbeScore {
         }
 
         self.compare.d.next = false;
+        self.multiplying_q.d.next = false;
+        self.last_step_q.d.next = false;
         if self.steps_left.q.val() != 0 {
+            self.multiplying_q.d.next = self.steps_left.q.val() != 1;
+            self.last_step_q.d.next = self.steps_left.q.val() == 2;
             if self.multiplier.q.val().get_bit(0) {
                 self.product.d.next = self.product.q.val() + self.multiplicand.q.val();
             }
@@ -127,6 +138,7 @@ impl Logic for ProbeScore {
         }
         if self.multiply.val() {
             self.steps_left.d.next = 12.into();
+            self.multiplying_q.d.next = true;
             self.multiplicand.d.next = bit_cast::<24, 12>(self.filled_count.q.val());
             self.multiplier.d.next = self.popped.q.val();
             self.product.d.next = 0.into();
@@ -180,8 +192,8 @@ impl Logic for ProbeScore {
             self.kept_valid_q.d.next = false;
         }
 
-        self.multiplying.next = self.steps_left.q.val() != 0;
-        self.last_step.next = self.steps_left.q.val() == 1;
+        self.multiplying.next = self.multiplying_q.q.val();
+        self.last_step.next = self.last_step_q.q.val();
         self.kept_valid.next = self.kept_valid_q.q.val();
         self.kept_row.next = self.kept_row_q.q.val();
         self.kept_column.next = self.kept_column_q.q.val();

@@ -256,6 +256,9 @@ pub struct Search {
     // the cycle they act in, they held the clue bitstream to 85 MHz): a
     // backtrack's forgetting, a round's start, a new row (set in the cycle
     // before the step they act in; a new row's mask is bypassed meanwhile).
+    // A round's start is set where a step moves to RoundStart, not decoded
+    // from the next step: that decode was on the probing image's critical
+    // path.
     forget_q: DFF<Bit>,
     round_start_q: DFF<Bit>,
     row_begin_q: DFF<Bit>,
@@ -264,6 +267,8 @@ pub struct Search {
     fixed_any: DFF<Bit>,
     scan_kind: DFF<ScanKind>,
     scan_last: DFF<Bit>,
+    merge_at_pick: DFF<Bit>,
+    round_end_at_pick: DFF<Bit>,
     branched: DFF<Bit>,
     scan_probe: Signal<Local, Bit>,
     scan_merge: Signal<Local, Bit>,
@@ -323,6 +328,8 @@ impl Logic for Search {
             fixed_any,
             scan_kind,
             scan_last,
+            merge_at_pick,
+            round_end_at_pick,
             branched
         );
         self.trail.clock.next = self.clock.val();
@@ -363,6 +370,7 @@ impl Logic for Search {
             self.in_round.d.next = false;
         }
         self.forget_q.d.next = false;
+        self.round_start_q.d.next = false;
         self.row_begin_q.d.next = false;
         // Probing's decisions all go through `probe_mode`: a core that ties
         // `probe` low leaves yosys nothing of probing to build.
@@ -394,7 +402,15 @@ impl Logic for Search {
         self.score.read_data.next = self.read_data.val();
         self.score.kept_sample.next =
             self.scan_load_q.q.val() & (self.scan_merge.val() | self.scan_check.val());
-        self.score.merge.next = false;
+        // The kept cell's merge in ScanPick: after a merge scan, or at the
+        // round's end with no kept cell. Its conditions are registered in
+        // ScanWait (they hold until ScanPick) and only `fresh_any` is read
+        // there: decided in ScanPick's arms, the merge into the probe
+        // score's enables was a critical path of the probing image.
+        self.merge_at_pick.d.next = false;
+        self.round_end_at_pick.d.next = false;
+        self.score.merge.next = self.active.val()
+            & (self.merge_at_pick.q.val() | (self.round_end_at_pick.q.val() & !self.fresh_any.val()));
 
         self.bit_number_load.next = false;
         self.bit_number.next = self.trail.top_column.val();
@@ -469,6 +485,7 @@ impl Logic for Search {
                         self.score.node_start.next = true;
                         self.round_count.d.next = 0.into();
                         self.step.d.next = Step::RoundStart;
+                        self.round_start_q.d.next = true;
                     } else {
                         self.step.d.next = Step::ScanRead;
                     }
@@ -484,14 +501,18 @@ impl Logic for Search {
                 }
                 Step::ScanWait => {
                     self.step.d.next = Step::ScanPick;
+                    self.merge_at_pick.d.next = self.scan_merge.val();
+                    self.round_end_at_pick.d.next =
+                        self.scan_probe.val() & self.scan_last.q.val() & !self.score.kept_valid.val();
                 }
                 Step::ScanPick => {
                     // (`fresh_any` says whether the finder's bytes have a bit.)
+                    // (The kept cell's merge is decided outside the match.)
                     if self.scan_merge.val() {
-                        self.score.merge.next = true;
                         self.step.d.next = Step::RoundNext;
                     } else if self.scan_check.val() {
                         self.step.d.next = Step::RoundStart;
+                        self.round_start_q.d.next = true;
                         self.branch_now.next = !self.score.kept_known.val();
                     } else if self.fresh_any.val() {
                         self.guess_row_q.d.next = self.scan_row_q.q.val();
@@ -525,7 +546,6 @@ impl Logic for Search {
                                 self.scan_row_q.d.next = self.score.kept_row.val();
                                 self.scan_kind.d.next = ScanKind::Merge;
                             } else {
-                                self.score.merge.next = true;
                                 self.step.d.next = Step::RoundNext;
                             }
                         }
@@ -670,9 +690,11 @@ impl Logic for Search {
                             // Another round, or after the last the branch if
                             // the kept cell is still unknown.
                             self.step.d.next = Step::RoundStart;
+                            self.round_start_q.d.next = true;
                             if self.round_count.q.val().get_bit(1) & self.score.kept_valid.val() {
                                 self.scan_row_q.d.next = self.score.kept_row.val();
                                 self.scan_kind.d.next = ScanKind::BranchCheck;
+                                self.round_start_q.d.next = false;
                                 self.step.d.next = Step::ScanRead;
                             }
                         } else if self.score.kept_valid.val() {
@@ -691,6 +713,7 @@ impl Logic for Search {
         // The branch on the kept cell (from RoundNext, or from ScanPick's
         // check that it is still unknown).
         if self.branch_now.val() {
+            self.round_start_q.d.next = false;
             self.leaving_round.d.next = true;
             self.guess_row_q.d.next = self.score.kept_row.val();
             self.guess_column_load.next = true;
@@ -739,7 +762,6 @@ impl Logic for Search {
         }
 
         self.next_scan.next = self.step.d.val() == Step::ScanRead;
-        self.round_start_q.d.next = self.active.val() & (self.step.d.val() == Step::RoundStart);
         if self.round_start_q.d.val() {
             self.row_begin_q.d.next = true;
         }

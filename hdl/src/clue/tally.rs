@@ -47,11 +47,16 @@ pub struct Tally {
     cell_fixed: DFF<Bit>,
     board_known_q: DFF<Bit>,
     trail_fits_q: DFF<Bit>,
+    /// The known cells the trail needs for the rest to fit it (m·n less
+    /// the trail's entries, or 0), registered: `trail_fits` is then one
+    /// compare on `known_cells`, not a subtraction and a compare (the two
+    /// carry chains were a critical path of the clue image). m·n is summed
+    /// in the board clear, long before the first Check reads it.
+    needed_known: DFF<Bits<13>>,
     // The line is line 0, and the passes saturated: for Look, registered
     // in Seek (the line does not move there).
     at_line_zero: DFF<Bit>,
     passes_full: DFF<Bit>,
-    unknown_cells: Signal<Local, Bits<13>>,
     trail_entries: Constant<Bits<13>>,
 }
 
@@ -82,9 +87,9 @@ impl Default for Tally {
             cell_fixed: Default::default(),
             board_known_q: Default::default(),
             trail_fits_q: Default::default(),
+            needed_known: Default::default(),
             at_line_zero: Default::default(),
             passes_full: Default::default(),
-            unknown_cells: Default::default(),
             trail_entries: constant(TRAIL_ENTRIES as u64),
         }
     }
@@ -103,6 +108,7 @@ impl Logic for Tally {
             cell_fixed,
             board_known_q,
             trail_fits_q,
+            needed_known,
             at_line_zero,
             passes_full
         );
@@ -124,8 +130,11 @@ impl Logic for Tally {
         if self.looking.val() & self.at_line_zero.q.val() & !self.passes_full.q.val() {
             self.passes_q.d.next = self.passes_q.q.val() + 1;
         }
-        self.unknown_cells.next = self.cells_q.q.val() - self.known_cells.q.val();
-        self.trail_fits_q.d.next = self.unknown_cells.val() <= self.trail_entries.val();
+        self.needed_known.d.next = 0.into();
+        if self.cells_q.q.val() > self.trail_entries.val() {
+            self.needed_known.d.next = self.cells_q.q.val() - self.trail_entries.val();
+        }
+        self.trail_fits_q.d.next = self.known_cells.q.val() >= self.needed_known.q.val();
         self.every_known.next = self.known_cells.q.val() == self.cells_q.q.val();
         self.board_known_q.d.next = self.every_known.val();
         if self.start.val() {

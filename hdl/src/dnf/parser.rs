@@ -82,6 +82,13 @@ pub struct MessageParser {
     line: DFF<Bits<LINE_ID_BITS>>,
     line_length: DFF<Bits<12>>,
     option_q: DFF<Bits<MAX_LINE>>,
+    /// An ASSIGN taken, written into `option_q` a cycle later from these
+    /// registers: the take's decision straight into the word's 32 bit
+    /// enables was a critical path of the DNF image. The word is read only
+    /// at the next NEXT_OPTION or END_LINE, a message later.
+    assign_pending: DFF<Bit>,
+    assign_cell: DFF<Bits<5>>,
+    assign_value: DFF<Bit>,
     line_options: DFF<Bits<COUNT_BITS>>,
     // Registered outputs.
     fifo_write_q: DFF<Bit>,
@@ -152,6 +159,9 @@ impl MessageParser {
             line: Default::default(),
             line_length: Default::default(),
             option_q: Default::default(),
+            assign_pending: Default::default(),
+            assign_cell: Default::default(),
+            assign_value: Default::default(),
             line_options: Default::default(),
             fifo_write_q: Default::default(),
             count_write_q: Default::default(),
@@ -191,6 +201,9 @@ impl Logic for MessageParser {
             line,
             line_length,
             option_q,
+            assign_pending,
+            assign_cell,
+            assign_value,
             line_options,
             fifo_write_q,
             count_write_q
@@ -220,6 +233,7 @@ impl Logic for MessageParser {
         self.count.next = self.line_options.q.val();
         self.fifo_write_q.d.next = false;
         self.count_write_q.d.next = false;
+        self.assign_pending.d.next = false;
         self.session.body.listening.next =
             (self.state.q.val() == LineState::ExpectLine) | (self.state.q.val() == LineState::InLine);
         self.session.body.finish.next = false;
@@ -291,10 +305,9 @@ impl Logic for MessageParser {
                 LineState::InLine => {
                     if self.is_assign.q.val() {
                         if self.cell_in_line.q.val() {
-                            self.option_q.d.next = self.option_q.q.val().replace_bit(
-                                self.message_index.val().index(),
-                                self.session.body.message.val().get_bit(0),
-                            );
+                            self.assign_pending.d.next = true;
+                            self.assign_cell.d.next = self.message_index.val().get_bits::<5>(0);
+                            self.assign_value.d.next = self.session.body.message.val().get_bit(0);
                         } else {
                             self.session.body.refuse.next = true;
                             self.session.body.detail.next = self.cell_out_of_line.val();
@@ -317,6 +330,13 @@ impl Logic for MessageParser {
                 }
                 _ => {}
             }
+        }
+        if self.assign_pending.q.val() {
+            self.option_q.d.next = self
+                .option_q
+                .q
+                .val()
+                .replace_bit(self.assign_cell.q.val().index(), self.assign_value.q.val());
         }
         // The option just written is cleared for the next one.
         if self.fifo_write_q.q.val() {

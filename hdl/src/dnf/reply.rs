@@ -65,6 +65,13 @@ pub struct ReplyAssembler {
     last_row: DFF<Bit>,
     row: DFF<Bits<DIM_BITS>>,
     cell_index: DFF<Bits<12>>,
+    /// The cell at `column` of the top row, picked a cycle ahead: the
+    /// 32-way choice straight into the message register was a critical
+    /// path of the DNF image. Messages are made at least three cycles apart
+    /// (the sender holds each for a byte), and the column and row move only
+    /// when one is made, so the pick is never stale.
+    cell_known: DFF<Bit>,
+    cell_value: DFF<Bit>,
     rows_q: DFF<Bits<DIM_BITS>>,
     columns_q: DFF<Bits<DIM_BITS>>,
     outcome_q: DFF<Bits<8>>,
@@ -123,6 +130,8 @@ impl Default for ReplyAssembler {
             last_row: Default::default(),
             row: Default::default(),
             cell_index: Default::default(),
+            cell_known: Default::default(),
+            cell_value: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
             outcome_q: Default::default(),
@@ -160,6 +169,8 @@ impl Logic for ReplyAssembler {
             column,
             row,
             cell_index,
+            cell_known,
+            cell_value,
             rows_q,
             columns_q,
             outcome_q,
@@ -205,6 +216,9 @@ impl Logic for ReplyAssembler {
         self.status.backtracks.next = 0.into();
         self.status.with_search.next = false;
 
+        self.cell_known.d.next = self.top_known.val().get_bit(self.column.q.val().index());
+        self.cell_value.d.next = self.top_value.val().get_bit(self.column.q.val().index());
+
         // Make the next message once the last one is on its way.
         if !self.sender.pending.val() {
             match self.phase.q.val() {
@@ -228,12 +242,10 @@ impl Logic for ReplyAssembler {
                     self.sender.load.next = true;
                     self.sender.message.next = (bit_cast::<16, 3>(self.code_unknown.val()) << 13)
                         | (bit_cast::<16, 12>(self.cell_index.q.val()) << 1);
-                    if self.top_known.val().get_bit(self.column.q.val().index()) {
+                    if self.cell_known.q.val() {
                         self.sender.message.next = (bit_cast::<16, 3>(self.code_assign.val()) << 13)
                             | (bit_cast::<16, 12>(self.cell_index.q.val()) << 1)
-                            | bit_cast::<16, 1>(
-                                self.top_value.val().get_bit(self.column.q.val().index()).into(),
-                            );
+                            | bit_cast::<16, 1>(self.cell_value.q.val().into());
                     }
                     self.cell_index.d.next = self.cell_index.q.val() + 1;
                     self.column.d.next = self.column.q.val() + 1;

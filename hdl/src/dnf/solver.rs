@@ -112,7 +112,14 @@ pub struct Solver {
     u_known: DFF<Bits<MAX_LINE>>,
     u_value: DFF<Bits<MAX_LINE>>,
     u_changed: DFF<Bits<MAX_LINE>>,
-    u_changed_any: DFF<Bit>,
+    /// Whether each byte of `u_changed` has a bit (one 32-bit OR before
+    /// the register was a critical path of the DNF image), and their OR.
+    u_changed_bytes: DFF<Bits<4>>,
+    /// A line with survivors is in stage U (`u_valid`, not `u_empty`).
+    u_survived: DFF<Bit>,
+    changed_any: Signal<Local, Bit>,
+    new_changed: Signal<Local, Bits<MAX_LINE>>,
+    new_changed_bytes: Signal<Local, Bits<4>>,
     u_full: DFF<Bit>,
     u_empty: DFF<Bit>,
     // A line with survivors: its word is written (registered, so that the
@@ -136,6 +143,8 @@ pub struct Solver {
     phase_over: Signal<Local, Bit>,
     new_known: Signal<Local, Bits<MAX_LINE>>,
     table_address: Signal<Local, Bits<TABLE_BITS>>,
+    /// The fetched line waits for the filter.
+    waiting: Signal<Local, Bit>,
     start_row_cells: Signal<Local, Bits<MAX_LINE>>,
     start_column_cells: Signal<Local, Bits<MAX_LINE>>,
 }
@@ -161,7 +170,8 @@ impl Logic for Solver {
             u_known,
             u_value,
             u_changed,
-            u_changed_any,
+            u_changed_bytes,
+            u_survived,
             u_full,
             u_empty,
             u_write,
@@ -208,16 +218,24 @@ impl Logic for Solver {
         self.take.next = self.fetched.q.val() & self.filter.free.val();
         self.fetch.next = self.schedule.picked.val() & (!self.fetched.q.val() | self.take.val());
         self.schedule.fetch.next = self.fetch.val();
-        self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.fetched_index.q.val());
-        if self.fetch.val() {
-            self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.schedule.pick_index.val());
+        // The picked line's words as it is fetched; the fetched line's again
+        // while it waits for the filter (they are read every cycle, so that
+        // they take the cell writer's writes), and outside Run (the reply's
+        // rows). Chosen by `running`, `fetched` and the filter's `free`, not
+        // by `fetch`, which adds `picked`: that choice was a critical path
+        // of the DNF image into the line table's address. When the picked
+        // line's address is there but not fetched, nothing reads it.
+        self.waiting.next = self.fetched.q.val() & !self.filter.free.val();
+        self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.schedule.pick_index.val());
+        if !self.running.q.val() | self.waiting.val() {
+            self.table_address.next = bit_cast::<TABLE_BITS, 5>(self.fetched_index.q.val());
         }
         self.table_address.next = self.table_address.val().replace_bit(5, !self.row_phase.q.val());
         self.store.table_read_address.next = self.table_address.val();
-        self.store.table_read_used.next = self.fetch.val() | self.fetched.q.val();
+        self.store.table_read_used.next = self.fetch.val() | self.waiting.val();
         self.memory.row_phase.next = self.row_phase.q.val();
         self.memory.read_address.next = self.table_address.val().get_bits::<5>(0);
-        self.memory.read_used.next = self.fetch.val() | self.fetched.q.val();
+        self.memory.read_used.next = self.fetch.val() | self.waiting.val();
         if self.fetch.val() {
             self.fetched.d.next = true;
             self.fetched_index.d.next = self.schedule.pick_index.val();
@@ -241,8 +259,18 @@ impl Logic for Solver {
         self.u_survivors.d.next = self.filter.result_survivors.val();
         self.u_known.d.next = self.new_known.val();
         self.u_value.d.next = self.filter.result_all.val() & self.line_mask.q.val();
-        self.u_changed.d.next = self.new_known.val() & !self.filter.result_known.val();
-        self.u_changed_any.d.next = (self.new_known.val() & !self.filter.result_known.val()) != 0;
+        self.new_changed.next = self.new_known.val() & !self.filter.result_known.val();
+        self.u_changed.d.next = self.new_changed.val();
+        self.new_changed_bytes.next = 0.into();
+        for b in 0..4 {
+            self.new_changed_bytes.next = self
+                .new_changed_bytes
+                .val()
+                .replace_bit(b, self.new_changed.val().get_bits::<8>(8 * b).any());
+        }
+        self.u_changed_bytes.d.next = self.new_changed_bytes.val();
+        self.changed_any.next = self.u_changed_bytes.q.val().any();
+        self.u_survived.d.next = self.filter.result.val() & !self.filter.result_empty.val();
         self.u_full.d.next = self.new_known.val() == self.line_mask.q.val();
         self.u_empty.d.next = self.filter.result_empty.val();
         self.u_write.d.next = self.filter.result.val() & !self.filter.result_empty.val();
@@ -260,11 +288,10 @@ impl Logic for Solver {
         self.memory.line_known.next = self.u_known.q.val();
         self.memory.line_value.next = self.u_value.q.val();
         self.memory.line_changed.next = self.u_changed.q.val();
-        self.memory.cells_write.next = false;
         self.schedule.visited.next = self.u_valid.q.val();
         self.schedule.empty.next = self.u_empty.q.val();
         self.schedule.changed.next = self.u_changed.q.val();
-        self.schedule.changed_any.next = self.u_changed_any.q.val();
+        self.schedule.changed_any.next = self.changed_any.val();
         self.verdict.row_phase.next = self.row_phase.q.val();
         self.verdict.visited.next = self.u_valid.q.val();
         self.verdict.empty.next = self.u_empty.q.val();
@@ -278,11 +305,12 @@ impl Logic for Solver {
                 self.fetched.d.next = false;
                 self.u_valid.d.next = false;
                 self.u_write.d.next = false;
+                self.u_survived.d.next = false;
             } else {
                 self.store.table_write.next = true;
-                self.memory.cells_write.next = self.u_changed_any.q.val();
             }
         }
+        self.memory.cells_write.next = self.u_survived.q.val() & self.changed_any.val();
 
         // Anything in flight now is still in flight next cycle, or has
         // become a commit (a line's last pair, W, becomes U), or has been
@@ -416,6 +444,7 @@ impl Logic for Solver {
             self.u_valid.d.next = true;
             self.u_empty.d.next = true;
             self.u_write.d.next = false;
+            self.u_survived.d.next = false;
             self.filter.flush.next = true;
         }
     }

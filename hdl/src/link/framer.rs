@@ -38,7 +38,14 @@ pub struct MessageFramer {
     message_q: DFF<Bits<16>>,
     message_valid_q: DFF<Bit>,
     idle: DFF<Bits<24>>,
+    /// `idle` is one short of the timeout: a register set a cycle ahead, so
+    /// that `timeout` starts from a flop and not a 24-bit compare (on the
+    /// path into the session's refusal, it was a critical path). Always
+    /// equal to `idle == idle_timeout - 1` (a formal invariant,
+    /// hdl/formal/framer.v).
+    idle_near: DFF<Bit>,
     idle_timeout: Constant<Bits<24>>,
+    before_near: Constant<Bits<24>>,
 }
 
 impl MessageFramer {
@@ -49,6 +56,7 @@ impl MessageFramer {
     /// A framer whose idle timeout is `cycles` clock cycles (the formal
     /// checks use a short one; the property does not depend on its length).
     pub fn with_idle_cycles(cycles: u64) -> MessageFramer {
+        assert!(cycles >= 2, "the idle timeout must be at least 2 cycles");
         MessageFramer {
             clock: Default::default(),
             reset: Default::default(),
@@ -65,7 +73,9 @@ impl MessageFramer {
             message_q: Default::default(),
             message_valid_q: Default::default(),
             idle: Default::default(),
+            idle_near: Default::default(),
             idle_timeout: Constant::new(cycles.into()),
+            before_near: Constant::new((cycles - 2).into()),
         }
     }
 }
@@ -81,14 +91,18 @@ impl Logic for MessageFramer {
             high_lost,
             message_q,
             message_valid_q,
-            idle
+            idle,
+            idle_near
         );
         self.message.next = self.message_q.q.val();
         self.message_valid.next = self.message_valid_q.q.val();
         self.half.next = self.have_high.q.val();
         // A byte, or a byte lost to a framing error, in this very cycle means
         // the line was not idle.
-        self.timeout.next = (self.idle.q.val() == self.idle_timeout.val() - 1)
+        self.timeout.next = self.idle_near.q.val() & !self.rx_byte_valid.val() & !self.rx_framing_error.val();
+        // `idle` counts up to `idle_timeout - 1` next cycle only from the
+        // value before it, on a quiet line.
+        self.idle_near.d.next = (self.idle.q.val() == self.before_near.val())
             & !self.rx_byte_valid.val()
             & !self.rx_framing_error.val();
         self.message_valid_q.d.next = false;

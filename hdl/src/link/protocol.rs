@@ -150,7 +150,7 @@ pub mod image {
     /// How many images an iCE40's flash can hold.
     pub const SLOTS: u8 = 4;
     /// The images `nonogram-bsp build` packs into the flash, one bit each.
-    pub const FLASH: u8 = 1 << DNF | 1 << CLUES;
+    pub const FLASH: u8 = 1 << DNF | 1 << CLUES | 1 << PROBING;
     // icemulti packs them in order: they must fill the slots from 0.
     const _: () = assert!(FLASH & (FLASH + 1) == 0 && FLASH >> SLOTS == 0);
 

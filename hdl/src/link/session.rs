@@ -105,8 +105,16 @@ pub struct BoardSession {
     is_start_board: DFF<Bit>,
     is_query: DFF<Bit>,
     is_switch: DFF<Bit>,
-    size_zero: DFF<Bit>,
-    size_too_big: DFF<Bit>,
+    /// The second START_BOARD's checks (the other protocol's board, a size
+    /// of 0, a size over the build's), decided as the message arrives into
+    /// whether the pair is refused and how: chosen at `act`, through the
+    /// state and the flags, they were a critical path of the probing image.
+    size_zero: Signal<Local, Bit>,
+    size_too_big: Signal<Local, Bit>,
+    other_version: Signal<Local, Bit>,
+    pair_refused: DFF<Bit>,
+    pair_outcome: DFF<Bits<3>>,
+    pair_detail: DFF<Bits<8>>,
     rows_q: DFF<Bits<12>>,
     columns_q: DFF<Bits<12>>,
     // Registered outputs.
@@ -169,6 +177,10 @@ impl BoardSession {
             is_switch: Default::default(),
             size_zero: Default::default(),
             size_too_big: Default::default(),
+            other_version: Default::default(),
+            pair_refused: Default::default(),
+            pair_outcome: Default::default(),
+            pair_detail: Default::default(),
             rows_q: Default::default(),
             columns_q: Default::default(),
             abort_q: Default::default(),
@@ -207,8 +219,9 @@ impl Logic for BoardSession {
             is_start_board,
             is_query,
             is_switch,
-            size_zero,
-            size_too_big,
+            pair_refused,
+            pair_outcome,
+            pair_detail,
             rows_q,
             columns_q,
             abort_q,
@@ -269,20 +282,32 @@ impl Logic for BoardSession {
         }
 
         // Decode a complete message into registered flags.
+        self.other_version.next = self.framer.message.val().get_bit(0) != self.clues.val();
+        self.size_zero.next = (self.rows_q.q.val() == 0) | (self.message_index.val() == 0);
+        self.size_too_big.next = (self.rows_q.q.val() > self.max_side.val())
+            | (self.message_index.val() > self.max_side.val())
+            | (self.limit_lines.val()
+                & ((bit_cast::<13, 12>(self.rows_q.q.val()) + bit_cast::<13, 12>(self.message_index.val()))
+                    > self.max_lines.val()));
         self.act.d.next = self.framer.message_valid.val();
         if self.framer.message_valid.val() {
             self.is_start_board.d.next = self.message_code.val() == self.code_start_board.val();
             self.is_query.d.next = self.message_code.val() == self.code_query.val();
             self.is_switch.d.next = self.message_code.val() == self.code_switch.val();
-            // Checked on the second START_BOARD: the rows are in, the
-            // columns are this message's index.
-            self.size_zero.d.next = (self.rows_q.q.val() == 0) | (self.message_index.val() == 0);
-            self.size_too_big.d.next = (self.rows_q.q.val() > self.max_side.val())
-                | (self.message_index.val() > self.max_side.val())
-                | (self.limit_lines.val()
-                    & ((bit_cast::<13, 12>(self.rows_q.q.val())
-                        + bit_cast::<13, 12>(self.message_index.val()))
-                        > self.max_lines.val()));
+            // For a second START_BOARD: the rows are in, the columns are
+            // this message's index.
+            self.pair_refused.d.next =
+                self.other_version.val() | self.size_zero.val() | self.size_too_big.val();
+            self.pair_outcome.d.next = self.over_capacity.val();
+            self.pair_detail.d.next = self.bad_size.val();
+            if self.size_zero.val() {
+                self.pair_outcome.d.next = self.malformed.val();
+            }
+            if self.other_version.val() {
+                // A board of the other protocol: this build has not its engine.
+                self.pair_outcome.d.next = self.over_capacity.val();
+                self.pair_detail.d.next = self.no_engine.val();
+            }
         }
 
         // Act on it.
@@ -292,21 +317,10 @@ impl Logic for BoardSession {
                     self.columns_q.d.next = self.message_index.val();
                     self.body.begin.next = true;
                     self.state.d.next = SessionState::Open;
-                    if self.framer.message.val().get_bit(0) != self.clues.val() {
-                        // A board of the other protocol: this build has not its engine.
+                    if self.pair_refused.q.val() {
                         self.refuse_q.d.next = true;
-                        self.outcome_q.d.next = self.over_capacity.val();
-                        self.detail_q.d.next = self.no_engine.val();
-                        self.state.d.next = SessionState::Idle;
-                    } else if self.size_zero.q.val() {
-                        self.refuse_q.d.next = true;
-                        self.outcome_q.d.next = self.malformed.val();
-                        self.detail_q.d.next = self.bad_size.val();
-                        self.state.d.next = SessionState::Idle;
-                    } else if self.size_too_big.q.val() {
-                        self.refuse_q.d.next = true;
-                        self.outcome_q.d.next = self.over_capacity.val();
-                        self.detail_q.d.next = self.bad_size.val();
+                        self.outcome_q.d.next = self.pair_outcome.q.val();
+                        self.detail_q.d.next = self.pair_detail.q.val();
                         self.state.d.next = SessionState::Idle;
                     }
                 } else {

@@ -7,12 +7,15 @@
 //! have (the clue engine stores no options, the DNF engine has no search
 //! and stops at field 13).
 //!
-//! Registered because the 23-way choice by `step` straight into the reply's
-//! message register was the critical path of the clue image with probing,
-//! and the last-field compare before the reply's phase change was the clue
-//! image's at the default placement. A reply reads them at least three
-//! cycles after `step` or its inputs change (a message's two bytes go out
-//! in between), so never stale.
+//! Registered in two stages. The 23-way choice by `step` straight into the
+//! reply's message register was the critical path of the clue image with
+//! probing; one register after it was still too slow for the three-image
+//! flash. So the first stage picks, by `step`'s low three bits, one field
+//! from each group of eight (`low`, `middle`, `high`) and notes the group;
+//! the second picks the group. The byte comes two cycles after `step`, the
+//! id and last flag one. A reply reads them at least three cycles after
+//! `step` or its inputs change (a message's two bytes go out in between),
+//! so never stale.
 
 use crate::common::params::CYCLE_BITS;
 use crate::link::protocol::status;
@@ -48,11 +51,19 @@ pub struct StatusFields {
     pub nodes: Signal<In, Bits<32>>,
     pub backtracks: Signal<In, Bits<32>>,
     pub with_search: Signal<In, Bit>,
-    /// Field `step`'s byte and id, and whether `step` is `last_step`, each
-    /// a cycle after `step`.
+    /// Field `step`'s byte, two cycles after `step`; its id, and whether
+    /// `step` is `last_step`, one cycle after.
     pub byte: Signal<Out, Bits<8>>,
     pub id: Signal<Out, Bits<4>>,
     pub last: Signal<Out, Bit>,
+    /// First stage: field `step % 8` of each group of eight, the group
+    /// (`step / 8`), and whether the byte is 0 (a SEARCH field without
+    /// search, or past the last field).
+    low_field: DFF<Bits<8>>,
+    middle_field: DFF<Bits<8>>,
+    high_field: DFF<Bits<8>>,
+    group: DFF<Bits<2>>,
+    zero: DFF<Bit>,
     byte_q: DFF<Bits<8>>,
     id_q: DFF<Bits<4>>,
     last_q: DFF<Bit>,
@@ -61,7 +72,18 @@ pub struct StatusFields {
 impl Logic for StatusFields {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, byte_q, id_q, last_q);
+        dff_setup!(
+            self,
+            clock,
+            low_field,
+            middle_field,
+            high_field,
+            group,
+            zero,
+            byte_q,
+            id_q,
+            last_q
+        );
         self.byte.next = self.byte_q.q.val();
         self.id.next = self.id_q.q.val();
         self.last.next = self.last_q.q.val();
@@ -70,77 +92,62 @@ impl Logic for StatusFields {
         if self.step.val() >= 15 {
             self.id_q.d.next = 15.into();
         }
-        self.byte_q.d.next = 0.into();
-        if self.step.val() == 0 {
-            self.byte_q.d.next = self.outcome.val();
+
+        // Stage one: steps 0..=7, 8..=15 and 16..=23 side by side.
+        self.group.d.next = self.step.val().get_bits::<2>(3);
+        self.zero.d.next = ((self.step.val() >= 15) & !self.with_search.val()) | (self.step.val() > 22);
+        match self.step.val().get_bits::<3>(0).index() {
+            0 => {
+                self.low_field.d.next = self.outcome.val();
+                self.middle_field.d.next = self.options.val().get_bits::<8>(8);
+                self.high_field.d.next = self.nodes.val().get_bits::<8>(8);
+            }
+            1 => {
+                self.low_field.d.next = self.detail.val();
+                self.middle_field.d.next = self.max_line.val();
+                self.high_field.d.next = self.nodes.val().get_bits::<8>(16);
+            }
+            2 => {
+                self.low_field.d.next = self.cycles.val().get_bits::<8>(0);
+                self.middle_field.d.next = self.fifo_addr_bits.val();
+                self.high_field.d.next = self.nodes.val().get_bits::<8>(24);
+            }
+            3 => {
+                self.low_field.d.next = self.cycles.val().get_bits::<8>(8);
+                self.middle_field.d.next = self.version.val();
+                self.high_field.d.next = self.backtracks.val().get_bits::<8>(0);
+            }
+            4 => {
+                self.low_field.d.next = self.cycles.val().get_bits::<8>(16);
+                self.middle_field.d.next = self.max_lines.val();
+                self.high_field.d.next = self.backtracks.val().get_bits::<8>(8);
+            }
+            5 => {
+                self.low_field.d.next = self.cycles.val().get_bits::<8>(24);
+                self.middle_field.d.next = self.engines.val();
+                self.high_field.d.next = self.backtracks.val().get_bits::<8>(16);
+            }
+            6 => {
+                self.low_field.d.next = self.passes.val();
+                self.middle_field.d.next = self.clue_store_bits.val();
+                self.high_field.d.next = self.backtracks.val().get_bits::<8>(24);
+            }
+            _ => {
+                self.low_field.d.next = self.options.val().get_bits::<8>(0);
+                self.middle_field.d.next = self.nodes.val().get_bits::<8>(0);
+                self.high_field.d.next = 0.into();
+            }
         }
-        if self.step.val() == 1 {
-            self.byte_q.d.next = self.detail.val();
+
+        // Stage two: the group's field.
+        self.byte_q.d.next = self.low_field.q.val();
+        if self.group.q.val() == 1 {
+            self.byte_q.d.next = self.middle_field.q.val();
         }
-        if self.step.val() == 2 {
-            self.byte_q.d.next = self.cycles.val().get_bits::<8>(0);
+        if self.group.q.val() >= 2 {
+            self.byte_q.d.next = self.high_field.q.val();
         }
-        if self.step.val() == 3 {
-            self.byte_q.d.next = self.cycles.val().get_bits::<8>(8);
-        }
-        if self.step.val() == 4 {
-            self.byte_q.d.next = self.cycles.val().get_bits::<8>(16);
-        }
-        if self.step.val() == 5 {
-            self.byte_q.d.next = self.cycles.val().get_bits::<8>(24);
-        }
-        if self.step.val() == 6 {
-            self.byte_q.d.next = self.passes.val();
-        }
-        if self.step.val() == 7 {
-            self.byte_q.d.next = self.options.val().get_bits::<8>(0);
-        }
-        if self.step.val() == 8 {
-            self.byte_q.d.next = self.options.val().get_bits::<8>(8);
-        }
-        if self.step.val() == 9 {
-            self.byte_q.d.next = self.max_line.val();
-        }
-        if self.step.val() == 10 {
-            self.byte_q.d.next = self.fifo_addr_bits.val();
-        }
-        if self.step.val() == 11 {
-            self.byte_q.d.next = self.version.val();
-        }
-        if self.step.val() == 12 {
-            self.byte_q.d.next = self.max_lines.val();
-        }
-        if self.step.val() == 13 {
-            self.byte_q.d.next = self.engines.val();
-        }
-        if self.step.val() == 14 {
-            self.byte_q.d.next = self.clue_store_bits.val();
-        }
-        if self.step.val() == 15 {
-            self.byte_q.d.next = self.nodes.val().get_bits::<8>(0);
-        }
-        if self.step.val() == 16 {
-            self.byte_q.d.next = self.nodes.val().get_bits::<8>(8);
-        }
-        if self.step.val() == 17 {
-            self.byte_q.d.next = self.nodes.val().get_bits::<8>(16);
-        }
-        if self.step.val() == 18 {
-            self.byte_q.d.next = self.nodes.val().get_bits::<8>(24);
-        }
-        if self.step.val() == 19 {
-            self.byte_q.d.next = self.backtracks.val().get_bits::<8>(0);
-        }
-        if self.step.val() == 20 {
-            self.byte_q.d.next = self.backtracks.val().get_bits::<8>(8);
-        }
-        if self.step.val() == 21 {
-            self.byte_q.d.next = self.backtracks.val().get_bits::<8>(16);
-        }
-        if self.step.val() == 22 {
-            self.byte_q.d.next = self.backtracks.val().get_bits::<8>(24);
-        }
-        if (self.step.val() >= 15) & !self.with_search.val() {
+        if self.zero.q.val() {
             self.byte_q.d.next = 0.into();
         }
     }
@@ -152,8 +159,9 @@ mod tests {
     use crate::bench::boards::Rng;
     use crate::bench::{tick, yosys_check};
 
-    /// Every step, with random field values: the byte, id and last flag a
-    /// cycle later are the field's, as the protocol numbers them.
+    /// Every step, with random field values: the id and last flag a cycle
+    /// later, and the byte two cycles later, are the field's, as the
+    /// protocol numbers them. Steps past the last field give a 0 byte.
     #[test]
     fn each_step_gives_its_field() {
         let mut uut = StatusFields::default();
@@ -187,8 +195,11 @@ mod tests {
                     0
                 }
             };
-            for step in 0..23u64 {
+            for step in 0..32u64 {
                 uut.step.next = step.into();
+                tick(&mut uut, |u| &mut u.clock);
+                assert_eq!(uut.id.val().to_u64(), step.min(15), "step {step}");
+                assert_eq!(uut.last.val(), step == last_step, "step {step}");
                 tick(&mut uut, |u| &mut u.clock);
                 let expected = match step {
                     0 => bytes[0],
@@ -198,11 +209,10 @@ mod tests {
                     7 | 8 => (options >> (8 * (step - 7))) as u64 & 0xff,
                     9..=14 => bytes[step as usize - 6],
                     15..=18 => search(nodes, step - 15),
-                    _ => search(backtracks, step - 19),
+                    19..=22 => search(backtracks, step - 19),
+                    _ => 0,
                 };
                 assert_eq!(uut.byte.val().to_u64(), expected, "step {step}");
-                assert_eq!(uut.id.val().to_u64(), step.min(15), "step {step}");
-                assert_eq!(uut.last.val(), step == last_step, "step {step}");
             }
         }
     }

@@ -35,6 +35,13 @@ pub struct UartRx {
     shift: DFF<Bits<8>>,
     valid_q: DFF<Bit>,
     error_q: DFF<Bit>,
+    /// `timer` is at `half_tick`, at `last_tick`: compared on the timer's
+    /// next value, so a register holds each and the state's decision
+    /// starts from it (the 16-bit compares in front of the timer's reset
+    /// were a critical path). Always equal to `timer == half_tick` and
+    /// `timer == last_tick` (a formal invariant, hdl/formal/uart_rx.v).
+    at_half: DFF<Bit>,
+    at_last: DFF<Bit>,
     last_tick: Constant<Bits<16>>,
     half_tick: Constant<Bits<16>>,
 }
@@ -60,6 +67,8 @@ impl UartRx {
             shift: Default::default(),
             valid_q: Default::default(),
             error_q: Default::default(),
+            at_half: Default::default(),
+            at_last: Default::default(),
             last_tick: Constant::new((clocks_per_bit as u64 - 1).into()),
             // The synchroniser delays the edge by two clocks; sample mid-bit.
             half_tick: Constant::new((clocks_per_bit as u64 / 2 - 1).into()),
@@ -70,7 +79,7 @@ impl UartRx {
 impl Logic for UartRx {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, timer, bit_count, shift, valid_q, error_q);
+        dff_setup!(self, clock, state, timer, bit_count, shift, valid_q, error_q, at_half, at_last);
         self.sync.clock.next = self.clock.val();
         // Stored inverted so that the flops' power-up zero reads as an idle line.
         self.sync.sig_in.next = !self.rx.val();
@@ -88,7 +97,7 @@ impl Logic for UartRx {
                 }
             }
             RxState::Start => {
-                if self.timer.q.val() == self.half_tick.val() {
+                if self.at_half.q.val() {
                     self.timer.d.next = 0.into();
                     self.bit_count.d.next = 0.into();
                     if !self.sync.sig_out.val() {
@@ -100,7 +109,7 @@ impl Logic for UartRx {
                 }
             }
             RxState::Data => {
-                if self.timer.q.val() == self.last_tick.val() {
+                if self.at_last.q.val() {
                     self.timer.d.next = 0.into();
                     self.shift.d.next = (self.shift.q.val() >> 1)
                         | (bit_cast::<8, 1>((!self.sync.sig_out.val()).into()) << 7);
@@ -111,7 +120,7 @@ impl Logic for UartRx {
                 }
             }
             RxState::Stop => {
-                if self.timer.q.val() == self.last_tick.val() {
+                if self.at_last.q.val() {
                     self.state.d.next = RxState::Idle;
                     if !self.sync.sig_out.val() {
                         self.valid_q.d.next = true;
@@ -127,6 +136,8 @@ impl Logic for UartRx {
         if self.reset.val() {
             self.state.d.next = RxState::Idle;
         }
+        self.at_half.d.next = self.timer.d.val() == self.half_tick.val();
+        self.at_last.d.next = self.timer.d.val() == self.last_tick.val();
     }
 }
 

@@ -40,8 +40,8 @@ pub struct SendArgs {
     /// The board's engine. `auto` asks the board what its flash holds
     /// (QUERY) and takes the DNF engine (protocol v1) when the puzzle fits
     /// it and line logic decides it; else the probing engine (protocol v2,
-    /// boards up to 32×32, flash image 2) when the flash holds it, which
-    /// the build's does not yet; else the clue engine (v2, up to 64×64),
+    /// boards up to 32×32, flash image 2) when the flash holds it and the
+    /// puzzle fits it; else the clue engine (v2, up to 64×64),
     /// which searches where line logic stalls. A board flashed without the
     /// engine asked for says so.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]

@@ -16,8 +16,8 @@ struct Args {
     /// the one a real board powers up in), `clues` (image 1, protocol v2,
     /// up to 64×64) or `probing` (image 2, protocol v2 with probing, up to
     /// 32×32), if the flash holds it. Like the real flash the board holds
-    /// the images of the build's flash (`image::FLASH`: images 0 and 1 for
-    /// now), and a SWITCH message reboots it into another.
+    /// the images of the build's flash (`image::FLASH`: images 0, 1 and 2),
+    /// and a SWITCH message reboots it into another.
     #[arg(long, default_value = "dnf", value_parser = ["dnf", "clues", "probing"])]
     engine: String,
     /// What steps the core: `verilator` (its emitted Verilog, built once and

@@ -202,7 +202,7 @@ fn answers_a_query_and_refuses_what_breaks_the_protocol() {
     let reply = decode_reply(&info).unwrap().0;
     assert_eq!(
         (reply.outcome, reply.version, reply.engines),
-        (status::outcome::INFO, 2, 0x32)
+        (status::outcome::INFO, 2, 0x72)
     );
     assert_eq!(
         (reply.max_line, reply.max_lines, reply.clue_store_bits),
