@@ -160,24 +160,31 @@ mod tests {
         tick(uut, |u| &mut u.clock);
     }
 
-    /// A 5×7 board cleared over 128 steps, cells fixed and undone, passes
-    /// counted at line 0 only: every count as the solver's model keeps it.
-    #[test]
-    fn counts_cells_cycles_and_passes() {
+    /// A tally started for a `rows`×`columns` board and taken through the
+    /// board clear's 128 steps (counting cycles if `busy`).
+    fn cleared(rows: u64, columns: u64, busy: bool) -> Tally {
         let mut uut = Tally::default();
         uut.connect_all();
         uut.start.next = true;
         cycle(&mut uut);
         uut.start.next = false;
-        uut.rows.next = 5.into();
-        uut.columns.next = 7.into();
-        uut.busy.next = true;
+        uut.rows.next = rows.into();
+        uut.columns.next = columns.into();
+        uut.busy.next = busy;
         uut.clearing.next = true;
         for step in 0..128u64 {
             uut.counter.next = step.into();
             cycle(&mut uut);
         }
         uut.clearing.next = false;
+        uut
+    }
+
+    /// A 5×7 board cleared over 128 steps, cells fixed and undone, passes
+    /// counted at line 0 only: every count as the solver's model keeps it.
+    #[test]
+    fn counts_cells_cycles_and_passes() {
+        let mut uut = cleared(5, 7, true);
         assert_eq!(uut.cells.val().to_u64(), 35);
         assert_eq!(uut.cycles.val().to_u64(), 128);
         assert!(uut.trail_fits.val());
@@ -216,19 +223,7 @@ mod tests {
     /// count, and no longer once a cell is undone below it.
     #[test]
     fn the_trail_fits_from_the_right_known_count() {
-        let mut uut = Tally::default();
-        uut.connect_all();
-        uut.start.next = true;
-        cycle(&mut uut);
-        uut.start.next = false;
-        uut.rows.next = 64.into();
-        uut.columns.next = 64.into();
-        uut.clearing.next = true;
-        for step in 0..128u64 {
-            uut.counter.next = step.into();
-            cycle(&mut uut);
-        }
-        uut.clearing.next = false;
+        let mut uut = cleared(64, 64, false);
         let cells = 64 * 64;
         assert_eq!(uut.cells.val().to_u64(), cells as u64);
         let needed = cells - TRAIL_ENTRIES;
