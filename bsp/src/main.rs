@@ -72,10 +72,19 @@ impl EngineArg {
     /// The images of the flash (`image::FLASH`), in image order (image 0
     /// first).
     fn flash() -> Vec<EngineArg> {
-        [EngineArg::Dnf, EngineArg::Clues, EngineArg::Probing]
-            .into_iter()
-            .filter(|e| e.engine().in_flash())
-            .collect()
+        let mut images: Vec<Engine> = Engine::ALL.into_iter().filter(|e| e.in_flash()).collect();
+        images.sort_by_key(|e| e.image());
+        images.into_iter().map(EngineArg::from).collect()
+    }
+}
+
+impl From<Engine> for EngineArg {
+    fn from(engine: Engine) -> EngineArg {
+        match engine {
+            Engine::Dnf => EngineArg::Dnf,
+            Engine::Clues => EngineArg::Clues,
+            Engine::Probing => EngineArg::Probing,
+        }
     }
 }
 

@@ -29,6 +29,7 @@ pub mod send;
 pub mod software;
 pub mod solver;
 pub mod sweep;
+pub mod text;
 pub mod tournament;
 pub mod wire;
 

@@ -23,17 +23,6 @@ fn next(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Whether the engine takes the puzzle.
-fn fits(engine: Engine, puzzle: &Puzzle) -> bool {
-    match engine {
-        Engine::Dnf => crate::wire::check_capacity(puzzle).is_ok(),
-        clues => {
-            nonogram_hdl::clue::clue_model::check_capacity(&puzzle.rows, &puzzle.columns).is_ok()
-                && puzzle.width().max(puzzle.height()) <= clues.clue_side()
-        }
-    }
-}
-
 /// Puzzle `index` of the sweep with `seed`: the puzzle, whether it is sent
 /// with every cell (DNF engine only), and the pictures drawn again because
 /// they did not fit `engine` (`None` if none of [`ATTEMPTS`] fit).
@@ -57,7 +46,7 @@ pub fn random_puzzle(
         let name = format!("sweep seed {seed} puzzle {index}");
         let mut puzzle = Puzzle::from_picture(&name, rows, columns, &cells);
         puzzle.title = Some(name);
-        if fits(engine, &puzzle) {
+        if crate::wire::check_engine_capacity(&puzzle, engine).is_ok() {
             return (Some((puzzle, every_cell)), attempt as u64);
         }
     }

@@ -3,7 +3,8 @@
 //! the board's capacity, and the exact byte streams.
 
 use crate::puzzle::{clue_text, Puzzle};
-use nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS;
+use nonogram_hdl::board_model::Engine;
+use nonogram_hdl::clue::clue_model::{BUDGET_UNIT_BITS, CLUE_STORE_BLOCKS};
 use nonogram_hdl::clue::clue_protocol::MAX_BUDGET;
 use nonogram_hdl::common::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
 use nonogram_hdl::dnf::options::{count, LineOptions};
@@ -78,7 +79,7 @@ pub fn check_capacity(puzzle: &Puzzle) -> Result<(), OverCapacity> {
                 format!(
                     "the puzzle is {} but the board takes at most \
                      {MAX_LINE} rows, {MAX_LINE} columns and {MAX_LINES} lines in all",
-                    crate::report::size_text(w, h)
+                    crate::text::size_text(w, h)
                 )
             };
             Err(OverCapacity {
@@ -107,7 +108,7 @@ pub fn check_clue_capacity(puzzle: &Puzzle, max_side: usize, store: usize) -> Re
             status::detail::BAD_SIZE,
             format!(
                 "the puzzle is {} but the clue engine takes at most {max_side} x {max_side}",
-                crate::report::size_text(w, h)
+                crate::text::size_text(w, h)
             ),
         );
     }
@@ -138,6 +139,16 @@ pub fn check_clue_capacity(puzzle: &Puzzle, max_side: usize, store: usize) -> Re
         );
     }
     Ok(())
+}
+
+/// Whether `engine`, built with the default parameters, takes the puzzle:
+/// [`check_capacity`] for the DNF engine, [`check_clue_capacity`] with the
+/// engine's side and store for a clue engine.
+pub fn check_engine_capacity(puzzle: &Puzzle, engine: Engine) -> Result<(), OverCapacity> {
+    match engine {
+        Engine::Dnf => check_capacity(puzzle),
+        Engine::Clues | Engine::Probing => check_clue_capacity(puzzle, engine.clue_side(), CLUE_STORE_BLOCKS),
+    }
 }
 
 /// The board's search budget unless told otherwise: 10 × 2^20 cycles,

@@ -8,8 +8,9 @@ mod render;
 
 use crate::link::{self, LinkError};
 use crate::puzzle::Puzzle;
+pub use crate::text::{plural, size_text};
 use crate::wire;
-pub use render::{human_seconds, plural, render, render_styled, size_text, Style};
+pub use render::{human_seconds, render, render_styled, Style};
 use render::{render_to_fit, rows_text};
 use serde::Serialize;
 

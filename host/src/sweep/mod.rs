@@ -595,15 +595,7 @@ fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i3
                 continue;
             }
         };
-        let fit = match engine {
-            Engine::Dnf => crate::wire::check_capacity(&puzzle),
-            Engine::Clues | Engine::Probing => crate::wire::check_clue_capacity(
-                &puzzle,
-                engine.clue_side(),
-                nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS,
-            ),
-        };
-        if let Err(e) = fit {
+        if let Err(e) = crate::wire::check_engine_capacity(&puzzle, engine) {
             eprintln!("{name}: not run: {e}");
             ok = false;
             results.push(serde_json::json!({"file": name, "error": e.to_string()}));
