@@ -325,9 +325,13 @@ impl Report {
             _ => {}
         }
         if let (Some(c), Some(t)) = (self.cycles, self.board_seconds) {
+            // (The board's count stops at 255.)
             let passes = self
                 .passes
-                .map(|p| format!(", {}", plural(p as u64, "pass", "passes")))
+                .map(|p| match p {
+                    u8::MAX => ", at least 255 passes".to_string(),
+                    _ => format!(", {}", plural(p as u64, "pass", "passes")),
+                })
                 .unwrap_or_default();
             let search = match (self.board_nodes, self.board_backtracks) {
                 (Some(n), Some(b)) if n > 0 => format!(
@@ -339,13 +343,18 @@ impl Report {
             };
             let mut engine = match self.engine.as_deref() {
                 Some("clues") => "the clue engine".to_string(),
+                Some("probing") => "the probing engine".to_string(),
                 _ => format!(
                     "the DNF engine, {} options stored",
                     self.board_options.map_or(self.options, |o| o as u64)
                 ),
             };
             if let Some(from) = &self.switched_from {
-                let from = if from == "clues" { "clue" } else { "DNF" };
+                let from = match from.as_str() {
+                    "clues" => "clue",
+                    "probing" => "probing",
+                    _ => "DNF",
+                };
                 engine.push_str(&format!(", after a warm boot from the {from} engine's image"));
             }
             s.push_str(&format!(
@@ -412,6 +421,21 @@ mod tests {
             r.to_text().contains(", 2 passes, 3 search nodes, 0 backtracks,"),
             "{}",
             r.to_text()
+        );
+    }
+
+    #[test]
+    fn names_the_probing_engine_and_a_saturated_pass_count() {
+        let p = Puzzle::from_clues("one", vec![vec![1]], vec![vec![1]]);
+        let mut r = Report::new(&p, Status::Solved);
+        (r.engine, r.switched_from) = (Some("probing".into()), Some("dnf".into()));
+        (r.cycles, r.board_seconds, r.passes) = (Some(1), Some(1e-8), Some(255));
+        let text = r.to_text();
+        assert!(
+            text.contains(
+                "at least 255 passes, the probing engine, after a warm boot from the DNF engine's image"
+            ),
+            "{text}"
         );
     }
 }
