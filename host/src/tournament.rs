@@ -16,6 +16,7 @@
 
 use crate::puzzle::Puzzle;
 use crate::solver::{Budget, Solver};
+use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::clue::clue_model;
 use nonogram_hdl::link::protocol::status::outcome;
 use std::path::{Path, PathBuf};
@@ -52,11 +53,12 @@ pub struct Args {
     /// the first solution found, the tournaments' task.
     #[arg(long)]
     pub unique: bool,
-    /// Run the board as the probing engine (its cycle-exact model,
-    /// `clue_model::Mode::probe`): in the clue solver's gateware, but not yet
-    /// asked for by the board's core.
-    #[arg(long)]
-    pub probe: bool,
+    /// The board's engine (its cycle-exact model): `probing`, flash image
+    /// 2's engine, which probes before every branch and takes boards up to
+    /// 32×32; or `clues`, image 1's, up to 64×64. By default the one `send`
+    /// picks: probing when every puzzle fits it.
+    #[arg(long, value_parser = parse_clue_engine)]
+    pub engine: Option<Engine>,
     /// The board's search budget per puzzle, in cycles (rounded up to a
     /// multiple of 2^20; the default is 1.0 s at 100 MHz).
     #[arg(long, value_name = "CYCLES", default_value_t = 96 << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS,
@@ -66,7 +68,7 @@ pub struct Args {
     #[arg(long, default_value_t = 60.0, value_name = "SECONDS", value_parser = nonogram_sim::flags::positive_seconds)]
     pub max_time: f64,
     /// No progress bar.
-    #[arg(long)]
+    #[arg(long, short)]
     pub quiet: bool,
     /// Print one JSON object.
     #[arg(long)]
@@ -228,6 +230,35 @@ pub fn read_set(path: &Path) -> Result<Vec<Puzzle>, String> {
     Ok(puzzles)
 }
 
+/// Parses `--engine`: a clue engine, "clues" or "probing".
+fn parse_clue_engine(s: &str) -> Result<Engine, String> {
+    match crate::random::parse_engine(s)? {
+        Engine::Dnf => Err("the tournament runs a clue engine: write clues or probing".into()),
+        engine => Ok(engine),
+    }
+}
+
+/// The engine the board runs `puzzles` with: the one asked for, else
+/// probing when every puzzle fits it (as `send` picks), else clues.
+pub fn board_engine(args: &Args, puzzles: &[Puzzle]) -> Result<Engine, String> {
+    let side = puzzles
+        .iter()
+        .map(|p| p.width().max(p.height()))
+        .max()
+        .unwrap_or(0);
+    let probing_fits = side <= Engine::Probing.clue_side();
+    match args.engine {
+        Some(Engine::Probing) if !probing_fits => Err(format!(
+            "the probing engine takes boards up to {0}x{0}, and these puzzles are up to {side}x{side}: \
+             use --engine clues",
+            Engine::Probing.clue_side()
+        )),
+        Some(engine) => Ok(engine),
+        None if probing_fits => Ok(Engine::Probing),
+        None => Ok(Engine::Clues),
+    }
+}
+
 /// Runs the tournament on `puzzles`, one after another on this thread;
 /// `progress` hears of each puzzle done.
 pub fn run_puzzles(
@@ -235,6 +266,7 @@ pub fn run_puzzles(
     puzzles: &[Puzzle],
     mut progress: impl FnMut(usize),
 ) -> Result<Results, String> {
+    let probe = board_engine(args, puzzles)? == Engine::Probing;
     let mut results = Results::default();
     let mut solver = Solver::new();
     let limit = Duration::from_secs_f64(args.max_time);
@@ -248,11 +280,7 @@ pub fn run_puzzles(
                 .map_err(|e| format!("{}: the {side}'s solution breaks the clues: {e}", puzzle.name))
         };
 
-        let mode = clue_model::Mode {
-            budget,
-            first,
-            probe: args.probe,
-        };
+        let mode = clue_model::Mode { budget, first, probe };
         let verdict = clue_model::run(&puzzle.rows, &puzzle.columns, mode);
         results.board_cycles += verdict.cycles;
         results.board_nodes += verdict.nodes;
@@ -326,6 +354,9 @@ pub fn run(args: &Args) -> i32 {
         Ok(p) => p,
         Err(e) => return crate::report::usage_error(&e, args.json),
     };
+    if let Err(e) = board_engine(args, &puzzles) {
+        return crate::report::usage_error(&e, args.json);
+    }
     let bar = crate::progress::bar(
         crate::progress::wanted(args.quiet, args.json),
         puzzles.len() as u64,
@@ -347,7 +378,7 @@ pub fn run(args: &Args) -> i32 {
     } else {
         "first solution"
     };
-    let engine = if args.probe {
+    let engine = if board_engine(args, &puzzles) == Ok(Engine::Probing) {
         "the probing engine's cycle-exact model (flash image 2's engine)"
     } else {
         "the clue engine's cycle-exact model, line logic then search"
@@ -472,7 +503,7 @@ mod tests {
             density: Some(0.5),
             seed: 2011,
             unique,
-            probe: false,
+            engine: Some(Engine::Clues),
             max_time: 60.0,
             budget: 10 << 20,
             quiet: true,

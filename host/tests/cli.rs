@@ -766,9 +766,17 @@ fn tournament_prints_both_sides_and_refuses_bad_flags() {
             && out.contains("first solution mode"),
         "{out}"
     );
+    // The board is the engine `send` picks for a 10x10: probing.
     assert!(
-        out.contains("\nboard (the clue engine's cycle-exact model") && out.contains("\nsoftware ("),
+        out.contains("\nboard (the probing engine's cycle-exact model") && out.contains("\nsoftware ("),
         "{out}"
+    );
+    let o = nonohost(&["tournament", "--count", "2", "--size", "10", "--engine", "clues"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\nboard (the clue engine's cycle-exact model"),
+        "{}",
+        stdout(&o)
     );
     let o = nonohost(&["tournament", "--count", "2", "--size", "6", "--unique", "--json"]);
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -790,10 +798,30 @@ fn tournament_prints_both_sides_and_refuses_bad_flags() {
         ["--density", "2"],
         ["--max-time", "0"],
         ["--count", "0"],
+        ["--engine", "dnf"],
     ] {
         let o = nonohost(&["tournament", bad[0], bad[1]]);
         assert_eq!(o.status.code(), Some(1), "{bad:?}: {}", stderr(&o));
     }
+    // Boards over the probing engine's side go to the clue engine, unless
+    // probing is asked for.
+    let o = nonohost(&["tournament", "--count", "1", "--size", "33", "--quiet"]);
+    assert!(
+        stdout(&o).contains("\nboard (the clue engine's"),
+        "{}",
+        stdout(&o)
+    );
+    let o = nonohost(&[
+        "tournament",
+        "--count",
+        "1",
+        "--size",
+        "33",
+        "--engine",
+        "probing",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("takes boards up to 32x32"), "{}", stderr(&o));
     // A set file: read, or refused with the file and line.
     let dir = std::env::temp_dir().join(format!("nonohost-cli-set-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
