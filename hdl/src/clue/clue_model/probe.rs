@@ -1,5 +1,5 @@
 //! Probing, the step before every branch, cycle for cycle. The gateware
-//! follows it (`search.rs`'s round steps, `probe_lines.rs`,
+//! follows it (`search/`'s round steps and `rounds.rs`, `probe_lines.rs`,
 //! `probe_score.rs`; `probes_like_the_model` holds the solver to it), but
 //! the board does not ask for it yet: the clue core ties the solver's
 //! `probe` low until the core, the Verilator sweeps and the bitstream's

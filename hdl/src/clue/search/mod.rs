@@ -24,42 +24,33 @@
 //!   that value.
 //!
 //! With `probe` (`clue_model::probe` is the model), a stall starts a node's
-//! **rounds** instead of the scan for the first unknown cell:
-//! * **RoundStart**: the round's lines are those changed for good since the
-//!   last (`ProbeLines`), and the scan, masked to their cells, picks each
-//!   cell to probe in turn, row by row.
-//! * A **probe** is a guess never tried the other way (its mark); at its
-//!   line logic's end Check undoes it to the mark, counting the entries
-//!   (`ProbeScore`), and **ProbeDone** tries the empty probe, or fixes the
-//!   other value for good if one contradicted (pushed as no guess; its
-//!   line logic's stall goes back to the round), or has the cell scored
-//!   (12 cycles more in ProbeDone).
-//! * At the round's end (the scan past the last row) the kept cell is
-//!   merged with the round's best (its Known bit read by a scan of its
-//!   row); **RoundNext** then starts another round, branches on the kept
-//!   cell (checked unknown after the last round), or scans for the first
-//!   unknown cell if no cell was probed.
+//! rounds of probes instead (the RoundStart, ProbeDone and RoundNext steps;
+//! `rounds.rs` tells them).
 //!
-//! The probing steps fit the step register's four bits, and every probing
-//! decision goes through `probe_mode`: a core that ties `probe` low leaves
-//! yosys nothing of probing to build.
+//! The steps are this block's; its parts keep what the steps set:
+//! * [`SearchCounts`](counts): the budget, the nodes and the backtracks;
+//! * [`UndoWalk`](undo_walk): the undo trail, the row a save copies, and
+//!   what an undo does next;
+//! * [`ProbeRounds`](rounds): probing's rounds, with `ProbeLines` and
+//!   `ProbeScore`.
 //!
 //! Every decision is taken from registers (`undo_*`, the compares, the
 //! trail's latched entry), and every wide enable goes out on a registered
 //! pulse: decoded from the step, these missed 100 MHz on the clue
 //! bitstream. The steps are an enum of their own, under one solver state,
 //! so that the visit's states stay few and quick to decode (in one enum
-//! the clue bitstream reached 87 MHz).
+//! the clue bitstream reached 87 MHz). The probing steps fit the step
+//! register's four bits.
 
-use crate::clue::clue_model::BUDGET_UNIT_BITS;
-use crate::clue::probe_lines::ProbeLines;
-use crate::clue::probe_score::ProbeScore;
-use crate::clue::trail::Trail;
+mod counts;
+mod rounds;
+mod undo_walk;
+
 use crate::common::params::CYCLE_BITS;
+use counts::SearchCounts;
+use rounds::ProbeRounds;
 use rust_hdl::prelude::*;
-
-// The budget compare takes the cycle count's bits 31..20.
-const _: () = assert!(BUDGET_UNIT_BITS == 20 && CYCLE_BITS == 32);
+use undo_walk::UndoWalk;
 
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 enum Step {
@@ -79,20 +70,6 @@ enum Step {
     RoundStart,
     ProbeDone,
     RoundNext,
-}
-
-/// What a scan looks for.
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-enum ScanKind {
-    /// The first unknown cell (the search without probing, and probing's
-    /// fallback when a round probed no cell).
-    Unknown,
-    /// The round's next cell to probe.
-    Probe,
-    /// The kept cell's Known bit, for the merge at a round's end.
-    Merge,
-    /// The kept cell's Known bit, for the branch after the last round.
-    BranchCheck,
 }
 
 #[derive(LogicBlock, Default)]
@@ -193,15 +170,10 @@ pub struct Search {
     pub trail_full: Signal<Out, Bit>,
     pub nodes: Signal<Out, Bits<32>>,
     pub backtracks: Signal<Out, Bits<32>>,
-    trail: Trail,
-    lines: ProbeLines,
-    score: ProbeScore,
+    counts: SearchCounts,
+    walk: UndoWalk,
+    rounds: ProbeRounds,
     step: DFF<Step>,
-    budget_q: DFF<Bits<12>>,
-    no_search_q: DFF<Bit>,
-    // Registered compares: past the budget; `save_row` is the last row.
-    over_budget: DFF<Bit>,
-    save_last: DFF<Bit>,
     // Check's event is a backtrack (else a choice); giving up.
     backtracking: DFF<Bit>,
     giving_up: DFF<Bit>,
@@ -210,69 +182,12 @@ pub struct Search {
     guess_row_q: DFF<Bits<6>>,
     guess_value_q: DFF<Bit>,
     guess_second: DFF<Bit>,
-    // The next trail push is the guess itself.
-    guess_pending: DFF<Bit>,
     scan_row_q: DFF<Bits<6>>,
-    save_row_q: DFF<Bits<6>>,
-    nodes_q: DFF<Bits<32>>,
-    backtracks_q: DFF<Bits<32>>,
-    // Counts change a cycle after their step (their wide enables then come
-    // from flip-flops).
-    count_node: DFF<Bit>,
-    count_backtrack: DFF<Bit>,
     scan_load_q: DFF<Bit>,
     guess_load_q: DFF<Bit>,
     undoing_q: DFF<Bit>,
     forgetting_q: DFF<Bit>,
     to_guess_q: DFF<Bit>,
-    // What UndoWrite does, decided in UndoColumn from registers: guess the
-    // other value; or, at the trail's bottom, end (gave up, or with the
-    // kept solution).
-    undo_reguess: DFF<Bit>,
-    undo_last: DFF<Bit>,
-    undo_gave_up: DFF<Bit>,
-    undo_keeps: DFF<Bit>,
-    // Probing: the mode; a probe runs (its undo stops at its mark, the
-    // guess entry); a round runs; the probed value, cell and whether it
-    // contradicted; a probe's first guess fetch (its cell leaves the row's
-    // candidates); a fix for good (pushed as no guess); the round's count
-    // and whether it fixed a cell; the scan's kind and its last row; a
-    // branch was made.
-    probe_mode: DFF<Bit>,
-    in_probe_q: DFF<Bit>,
-    undo_probe: DFF<Bit>,
-    undo_probe_end: DFF<Bit>,
-    in_round: DFF<Bit>,
-    // A round ends a cycle after the step that ends it (a backtrack, a
-    // branch, no cell probed): as the step's own enable, `in_round` took
-    // six LUTs from the step on the narrow image's critical path. Nothing
-    // reads it in that cycle.
-    leaving_round: DFF<Bit>,
-    probe_value: DFF<Bit>,
-    probe_column: DFF<Bits<6>>,
-    probe_contradicted: DFF<Bit>,
-    picked: DFF<Bit>,
-    // Registered pulses to the probing blocks' wide registers (decoded in
-    // the cycle they act in, they held the clue bitstream to 85 MHz): a
-    // backtrack's forgetting, a round's start, a new row (set in the cycle
-    // before the step they act in; a new row's mask is bypassed meanwhile).
-    // A round's start is set where a step moves to RoundStart, not decoded
-    // from the next step: that decode was on the probing image's critical
-    // path.
-    forget_q: DFF<Bit>,
-    round_start_q: DFF<Bit>,
-    row_begin_q: DFF<Bit>,
-    forcing: DFF<Bit>,
-    round_count: DFF<Bits<2>>,
-    fixed_any: DFF<Bit>,
-    scan_kind: DFF<ScanKind>,
-    scan_last: DFF<Bit>,
-    merge_at_pick: DFF<Bit>,
-    round_end_at_pick: DFF<Bit>,
-    branched: DFF<Bit>,
-    scan_probe: Signal<Local, Bit>,
-    scan_merge: Signal<Local, Bit>,
-    scan_check: Signal<Local, Bit>,
     branch_now: Signal<Local, Bit>,
 }
 
@@ -283,10 +198,6 @@ impl Logic for Search {
             self,
             clock,
             step,
-            budget_q,
-            no_search_q,
-            over_budget,
-            save_last,
             backtracking,
             giving_up,
             solution_kept_q,
@@ -294,126 +205,87 @@ impl Logic for Search {
             guess_row_q,
             guess_value_q,
             guess_second,
-            guess_pending,
             scan_row_q,
-            save_row_q,
-            nodes_q,
-            backtracks_q,
-            count_node,
-            count_backtrack,
             scan_load_q,
             guess_load_q,
             undoing_q,
             forgetting_q,
-            to_guess_q,
-            undo_reguess,
-            undo_last,
-            undo_gave_up,
-            undo_keeps,
-            probe_mode,
-            in_probe_q,
-            undo_probe,
-            undo_probe_end,
-            in_round,
-            leaving_round,
-            probe_value,
-            probe_column,
-            probe_contradicted,
-            picked,
-            forget_q,
-            round_start_q,
-            row_begin_q,
-            forcing,
-            round_count,
-            fixed_any,
-            scan_kind,
-            scan_last,
-            merge_at_pick,
-            round_end_at_pick,
-            branched
+            to_guess_q
         );
-        self.trail.clock.next = self.clock.val();
-        // Since the first guess every fixed cell is pushed.
-        self.trail.clear.next = self.start.val();
-        self.trail.push.next = self.push.val();
-        self.trail.pop.next = false;
-        self.trail.latch.next = false;
-        self.trail.line_index.next = self.line_index.val();
-        self.trail.fixed_cell.next = self.copied_cell.val();
-        self.trail.is_column.next = self.is_column.val();
-        self.trail.guess.next = self.guess_pending.q.val();
-        self.trail.guess_value.next = self.guess_value_q.q.val();
-        self.trail.second.next = self.guess_second.q.val();
-        self.trail.reading.next =
-            self.active.val() & ((self.step.q.val() == Step::Check) | (self.step.q.val() == Step::UndoWrite));
-        if self.push.val() {
-            self.guess_pending.d.next = false;
-        }
+        self.counts.clock.next = self.clock.val();
+        self.counts.start.next = self.start.val();
+        self.counts.budget.next = self.budget.val();
+        self.counts.cycles.next = self.cycles.val();
+        // Counts change a cycle after their step (their wide enables then
+        // come from flip-flops).
+        self.counts.count_node.next = false;
+        self.counts.count_backtrack.next = false;
 
-        self.lines.clock.next = self.clock.val();
-        self.lines.narrow.next = self.narrow.val();
-        self.lines.start.next = self.start.val();
-        self.lines.crossing.next = self.crossing.val();
-        self.lines.is_column.next = self.is_column.val();
-        self.lines.line_bit.next = self.line_bit.val();
-        self.lines.copied_bit.next = self.copied_bit.val();
-        self.lines.in_probe.next = self.in_probe_q.q.val();
-        self.lines.round_start.next = self.round_start_q.q.val();
-        self.lines.forget.next = self.forget_q.q.val();
-        self.lines.row_begin.next = self.row_begin_q.q.val();
-        // (`picked` is high in the probe's GuessFetch, with its cell on
-        // `copied_bit`.)
-        self.lines.row_take.next = self.picked.q.val();
-        self.picked.d.next = false;
-        self.leaving_round.d.next = false;
-        if self.leaving_round.q.val() {
-            self.in_round.d.next = false;
-        }
-        self.forget_q.d.next = false;
-        self.round_start_q.d.next = false;
-        self.row_begin_q.d.next = false;
-        // Probing's decisions all go through `probe_mode`: a core that ties
-        // `probe` low leaves yosys nothing of probing to build.
-        self.scan_probe.next = self.probe_mode.q.val() & (self.scan_kind.q.val() == ScanKind::Probe);
-        self.scan_merge.next = self.probe_mode.q.val() & (self.scan_kind.q.val() == ScanKind::Merge);
-        self.scan_check.next = self.probe_mode.q.val() & (self.scan_kind.q.val() == ScanKind::BranchCheck);
-        self.branch_now.next = false;
-        self.lines.probe_scan.next = self.scan_probe.val();
-        self.lines.scan_row.next = self.scan_row_q.q.val();
-        self.lines.column_mask.next = self.column_mask.val();
-        // One assignment on each path: a default overwritten in the same
-        // `always @(*)` glitches the port, and Icarus then ping-pongs the
-        // glitch with the solver's own default for `push` for ever.
-        if self.probe_mode.q.val() {
-            self.scan_mask.next = self.lines.scan_mask.val();
-        } else {
-            self.scan_mask.next = self.column_mask.val();
-        }
-        self.score.clock.next = self.clock.val();
+        self.walk.clock.next = self.clock.val();
+        self.walk.start.next = self.start.val();
+        self.walk.rows.next = self.rows.val();
+        self.walk.push.next = self.push.val();
+        self.walk.line_index.next = self.line_index.val();
+        self.walk.fixed_cell.next = self.copied_cell.val();
+        self.walk.is_column.next = self.is_column.val();
+        self.walk.guess_value.next = self.guess_value_q.q.val();
+        self.walk.second.next = self.guess_second.q.val();
+        self.walk.guess_fetch.next = false;
+        self.walk.forcing.next = self.rounds.forcing.val();
+        self.walk.reading.next =
+            self.active.val() & ((self.step.q.val() == Step::Check) | (self.step.q.val() == Step::UndoWrite));
+        self.walk.latch.next = false;
+        self.walk.pop.next = false;
+        self.walk.enter_save.next = self.enter_save.val();
+        self.walk.save_step.next = false;
+        self.walk.decide.next = false;
+        self.walk.giving_up.next = self.giving_up.q.val();
+        self.walk.solution_kept.next = self.solution_kept_q.q.val();
+        self.walk.undo_probe.next = self.rounds.undo_probe.val();
+
+        self.rounds.clock.next = self.clock.val();
+        self.rounds.narrow.next = self.narrow.val();
+        self.rounds.start.next = self.start.val();
+        self.rounds.probe.next = self.probe.val();
+        self.rounds.active.next = self.active.val();
+        self.rounds.rows.next = self.rows.val();
+        self.rounds.scan_row.next = self.scan_row_q.q.val();
+        self.rounds.guess_row.next = self.guess_row_q.q.val();
+        self.rounds.lowest_cell.next = self.lowest_cell.val();
+        self.rounds.fresh_any.next = self.fresh_any.val();
+        self.rounds.backtracking.next = self.backtracking.q.val();
+        self.rounds.scan_loaded.next = self.scan_load_q.q.val();
         // (A probe's count starts at its guess.)
-        self.score.count_clear.next = self.step.q.val() == Step::GuessFetch;
-        self.score.count_pop.next = false;
-        self.score.keep_filled.next = false;
-        self.score.multiply.next = false;
-        self.score.row.next = self.guess_row_q.q.val();
-        self.score.column.next = self.probe_column.q.val();
-        self.score.node_start.next = false;
-        self.score.round_start.next = self.round_start_q.q.val();
-        self.score.read_data.next = self.read_data.val();
-        self.score.kept_sample.next =
-            self.scan_load_q.q.val() & (self.scan_merge.val() | self.scan_check.val());
-        // The kept cell's merge in ScanPick: after a merge scan, or at the
-        // round's end with no kept cell. Its conditions are registered in
-        // ScanWait (they hold until ScanPick) and only `fresh_any` is read
-        // there: decided in ScanPick's arms, the merge into the probe
-        // score's enables was a critical path of the probing image.
-        self.merge_at_pick.d.next = false;
-        self.round_end_at_pick.d.next = false;
-        self.score.merge.next = self.active.val()
-            & (self.merge_at_pick.q.val() | (self.round_end_at_pick.q.val() & !self.fresh_any.val()));
+        self.rounds.guess_step.next = self.step.q.val() == Step::GuessFetch;
+        self.rounds.crossing.next = self.crossing.val();
+        self.rounds.is_column.next = self.is_column.val();
+        self.rounds.line_bit.next = self.line_bit.val();
+        self.rounds.copied_bit.next = self.copied_bit.val();
+        self.rounds.column_mask.next = self.column_mask.val();
+        self.rounds.read_data.next = self.read_data.val();
+        self.rounds.leave_round.next = false;
+        self.rounds.forget.next = false;
+        self.rounds.round_start.next = false;
+        self.rounds.row_begin.next = false;
+        self.rounds.probe_ends.next = false;
+        self.rounds.new_node.next = false;
+        self.rounds.scan_wait.next = false;
+        self.rounds.pick.next = false;
+        self.rounds.merge_scan.next = false;
+        self.rounds.fetch.next = false;
+        self.rounds.pop.next = false;
+        self.rounds.probe_undone.next = false;
+        self.rounds.round_begins.next = false;
+        self.rounds.probe_returns.next = false;
+        self.rounds.fix.next = false;
+        self.rounds.empty_probe.next = false;
+        self.rounds.score_probe.next = false;
+        self.rounds.branch_check.next = false;
+        self.rounds.unknown_scan.next = false;
+        self.branch_now.next = false;
 
         self.bit_number_load.next = false;
-        self.bit_number.next = self.trail.top_column.val();
+        self.bit_number.next = self.walk.top_column.val();
         self.guess_column_load.next = false;
         self.guess_column.next = self.lowest_cell.val();
         self.known_load.next = false;
@@ -424,27 +296,18 @@ impl Logic for Search {
         self.finish_keeps.next = false;
         self.read_used.next = false;
         self.write.next = false;
-        self.write_address.next = bit_cast::<8, 6>(self.trail.row.val());
+        self.write_address.next = bit_cast::<8, 6>(self.walk.row.val());
         self.save.next = false;
-        self.count_node.d.next = false;
-        self.count_backtrack.d.next = false;
         self.scan_load_q.d.next = false;
         self.guess_load_q.d.next = false;
         self.undoing_q.d.next = false;
         self.forgetting_q.d.next = false;
         self.to_guess_q.d.next = false;
-        if self.count_node.q.val() {
-            self.nodes_q.d.next = self.nodes_q.q.val() + 1;
-        }
-        if self.count_backtrack.q.val() {
-            self.backtracks_q.d.next = self.backtracks_q.q.val() + 1;
-        }
         if self.enter_check.val() {
             self.backtracking.d.next = self.backtrack.val();
             self.step.d.next = Step::Check;
         }
         if self.enter_save.val() {
-            self.save_row_q.d.next = 0.into();
             self.step.d.next = Step::SaveRead;
         }
 
@@ -453,39 +316,37 @@ impl Logic for Search {
                 Step::Check => {
                     // An undo starts with the column of the trail's top entry.
                     self.bit_number_load.next = true;
-                    self.trail.latch.next = true;
+                    self.walk.latch.next = true;
                     // (The trail is checked at a new node only.)
-                    if self.over_budget.q.val()
+                    if self.counts.over_budget.val()
                         | (!self.backtracking.q.val()
-                            & !self.in_probe_q.q.val()
-                            & !self.in_round.q.val()
+                            & !self.rounds.in_probe.val()
+                            & !self.rounds.in_round.val()
                             & !self.trail_fits.val())
                     {
                         self.giving_up.d.next = true;
-                        self.trail_full_q.d.next = !self.over_budget.q.val();
+                        self.trail_full_q.d.next = !self.counts.over_budget.val();
                         self.step.d.next = Step::UndoRow;
-                        self.finish.next = self.trail.empty.val();
-                    } else if self.in_probe_q.q.val() {
+                        self.finish.next = self.walk.empty.val();
+                    } else if self.rounds.in_probe.val() {
                         // A probe's end: undone to its mark, its cells counted.
-                        self.probe_contradicted.d.next = self.backtracking.q.val();
+                        self.rounds.probe_ends.next = true;
                         self.forgetting_q.d.next = true;
-                        self.undo_probe.d.next = true;
                         self.step.d.next = Step::UndoRow;
                     } else if self.backtracking.q.val() {
                         self.forgetting_q.d.next = true;
-                        self.count_backtrack.d.next = true;
-                        self.forget_q.d.next = true;
-                        self.leaving_round.d.next = true;
+                        self.counts.count_backtrack.next = true;
+                        self.rounds.forget.next = true;
+                        self.rounds.leave_round.next = true;
                         self.step.d.next = Step::UndoRow;
-                    } else if self.in_round.q.val() {
+                    } else if self.rounds.in_round.val() {
                         // A fix for good stalled: the round goes on.
                         self.step.d.next = Step::ScanRead;
-                    } else if self.probe_mode.q.val() {
+                    } else if self.rounds.probe_mode.val() {
                         // A new node.
-                        self.score.node_start.next = true;
-                        self.round_count.d.next = 0.into();
+                        self.rounds.new_node.next = true;
                         self.step.d.next = Step::RoundStart;
-                        self.round_start_q.d.next = true;
+                        self.rounds.round_start.next = true;
                     } else {
                         self.step.d.next = Step::ScanRead;
                     }
@@ -501,19 +362,17 @@ impl Logic for Search {
                 }
                 Step::ScanWait => {
                     self.step.d.next = Step::ScanPick;
-                    self.merge_at_pick.d.next = self.scan_merge.val();
-                    self.round_end_at_pick.d.next =
-                        self.scan_probe.val() & self.scan_last.q.val() & !self.score.kept_valid.val();
+                    self.rounds.scan_wait.next = true;
                 }
                 Step::ScanPick => {
                     // (`fresh_any` says whether the finder's bytes have a bit.)
-                    // (The kept cell's merge is decided outside the match.)
-                    if self.scan_merge.val() {
+                    // (The kept cell's merge is decided in `ProbeRounds`.)
+                    if self.rounds.scan_merge.val() {
                         self.step.d.next = Step::RoundNext;
-                    } else if self.scan_check.val() {
+                    } else if self.rounds.scan_check.val() {
                         self.step.d.next = Step::RoundStart;
-                        self.round_start_q.d.next = true;
-                        self.branch_now.next = !self.score.kept_known.val();
+                        self.rounds.round_start.next = true;
+                        self.branch_now.next = !self.rounds.kept_known.val();
                     } else if self.fresh_any.val() {
                         self.guess_row_q.d.next = self.scan_row_q.q.val();
                         // (Through `copied_cell`: the lowest-cell finder's
@@ -523,28 +382,25 @@ impl Logic for Search {
                         self.guess_second.d.next = false;
                         self.to_guess_q.d.next = true;
                         self.step.d.next = Step::GuessFetch;
-                        if self.scan_probe.val() {
+                        if self.rounds.scan_probe.val() {
                             // The filled probe: a guess never tried the
                             // other way (its mark).
-                            self.probe_column.d.next = self.lowest_cell.val();
                             self.guess_second.d.next = true;
-                            self.in_probe_q.d.next = true;
-                            self.probe_value.d.next = true;
-                            self.picked.d.next = true;
+                            self.rounds.pick.next = true;
                         } else {
-                            self.count_node.d.next = true;
+                            self.counts.count_node.next = true;
                         }
                     } else {
                         self.scan_row_q.d.next = self.scan_row_q.q.val() + 1;
-                        self.row_begin_q.d.next = true;
+                        self.rounds.row_begin.next = true;
                         self.step.d.next = Step::ScanRead;
-                        if self.scan_probe.val() & self.scan_last.q.val() {
+                        if self.rounds.scan_probe.val() & self.rounds.scan_last.val() {
                             // The round's end: the kept cell gives way to
                             // the round's best if it is known now (its row
                             // scanned) or scores lower.
-                            if self.score.kept_valid.val() {
-                                self.scan_row_q.d.next = self.score.kept_row.val();
-                                self.scan_kind.d.next = ScanKind::Merge;
+                            if self.rounds.kept_valid.val() {
+                                self.scan_row_q.d.next = self.rounds.kept_row.val();
+                                self.rounds.merge_scan.next = true;
                             } else {
                                 self.step.d.next = Step::RoundNext;
                             }
@@ -555,8 +411,8 @@ impl Logic for Search {
                     self.read_used.next = true;
                     self.guess_fetch.next = true;
                     // (A fix for good is pushed as no guess.)
-                    self.guess_pending.d.next = !self.forcing.q.val();
-                    self.forcing.d.next = false;
+                    self.walk.guess_fetch.next = true;
+                    self.rounds.fetch.next = true;
                     self.bit_number_load.next = true;
                     self.bit_number.next = self.copied_cell.val();
                     self.step.d.next = Step::GuessLoad;
@@ -581,9 +437,9 @@ impl Logic for Search {
                 }
                 Step::SaveWrite => {
                     self.save.next = true;
-                    self.save_row_q.d.next = self.save_row_q.q.val() + 1;
+                    self.walk.save_step.next = true;
                     self.step.d.next = Step::SaveRead;
-                    if self.save_last.q.val() {
+                    if self.walk.save_last.val() {
                         self.solution_kept_q.d.next = true;
                         self.backtracking.d.next = true;
                         self.step.d.next = Step::Check;
@@ -592,92 +448,79 @@ impl Logic for Search {
                 Step::UndoRow => {
                     // (The entry was latched in the step before.)
                     self.bit_number_load.next = true;
-                    self.bit_number.next = self.trail.row.val();
+                    self.bit_number.next = self.walk.row.val();
                     self.read_used.next = true;
-                    self.trail.pop.next = true;
-                    self.score.count_pop.next = true;
+                    self.walk.pop.next = true;
+                    self.rounds.pop.next = true;
                     self.undoing_q.d.next = true;
                     self.step.d.next = Step::UndoColumn;
                 }
                 Step::UndoColumn => {
                     self.write.next = true;
-                    self.undo_reguess.d.next =
-                        !self.giving_up.q.val() & self.trail.was_guess.val() & !self.trail.was_second.val();
-                    self.undo_last.d.next = self.trail.bottom.val();
-                    self.undo_gave_up.d.next = self.giving_up.q.val();
-                    self.undo_keeps.d.next = self.solution_kept_q.q.val() & !self.giving_up.q.val();
-                    self.undo_probe_end.d.next = self.undo_probe.q.val() & self.trail.was_guess.val();
+                    self.walk.decide.next = true;
                     self.read_used.next = true;
                     self.step.d.next = Step::UndoWrite;
                 }
                 Step::UndoWrite => {
                     self.write.next = true;
-                    self.write_address.next = bit_cast::<8, 6>(self.trail.column.val()) | 128;
+                    self.write_address.next = bit_cast::<8, 6>(self.walk.column.val()) | 128;
                     self.step.d.next = Step::UndoRow;
                     self.bit_number_load.next = true;
-                    self.trail.latch.next = true;
-                    if self.undo_reguess.q.val() {
+                    self.walk.latch.next = true;
+                    if self.walk.reguess.val() {
                         // The guess's other value.
-                        self.guess_row_q.d.next = self.trail.row.val();
+                        self.guess_row_q.d.next = self.walk.row.val();
                         self.guess_column_load.next = true;
-                        self.guess_column.next = self.trail.column.val();
-                        self.guess_value_q.d.next = !self.trail.was_value.val();
+                        self.guess_column.next = self.walk.column.val();
+                        self.guess_value_q.d.next = !self.walk.was_value.val();
                         self.guess_second.d.next = true;
-                        self.count_node.d.next = true;
+                        self.counts.count_node.next = true;
                         self.to_guess_q.d.next = true;
                         self.step.d.next = Step::GuessFetch;
-                    } else if self.undo_probe_end.q.val() {
-                        self.undo_probe.d.next = false;
+                    } else if self.walk.probe_end.val() {
+                        self.rounds.probe_undone.next = true;
                         self.step.d.next = Step::ProbeDone;
-                    } else if self.undo_last.q.val() {
+                    } else if self.walk.last.val() {
                         self.finish.next = true;
-                        self.finish_gave_up.next = self.undo_gave_up.q.val();
-                        self.finish_keeps.next = self.undo_keeps.q.val();
+                        self.finish_gave_up.next = self.walk.gave_up.val();
+                        self.finish_keeps.next = self.walk.keeps.val();
                     }
                 }
                 Step::RoundStart => {
-                    if self.probe_mode.q.val() {
+                    if self.rounds.probe_mode.val() {
                         // The round's lines are those changed since the last.
-                        if self.round_count.q.val() != 3 {
-                            self.round_count.d.next = self.round_count.q.val() + 1;
-                        }
-                        self.in_round.d.next = true;
-                        self.fixed_any.d.next = false;
+                        self.rounds.round_begins.next = true;
                         self.scan_row_q.d.next = 0.into();
-                        self.scan_kind.d.next = ScanKind::Probe;
                         self.step.d.next = Step::ScanRead;
                     }
                 }
                 Step::ProbeDone => {
-                    if self.probe_mode.q.val() & self.score.multiplying.val() {
+                    if self.rounds.probe_mode.val() & self.rounds.multiplying.val() {
                         // (The best takes the cell in the cycle after.)
-                        if self.score.last_step.val() {
+                        if self.rounds.last_step.val() {
                             self.step.d.next = Step::ScanRead;
                         }
-                    } else if self.probe_mode.q.val() {
+                    } else if self.rounds.probe_mode.val() {
                         // The probed cell again, for a probe or a fix.
                         self.guess_column_load.next = true;
-                        self.guess_column.next = self.probe_column.q.val();
+                        self.guess_column.next = self.rounds.probe_column.val();
                         self.to_guess_q.d.next = true;
-                        self.in_probe_q.d.next = false;
+                        self.rounds.probe_returns.next = true;
                         self.step.d.next = Step::GuessFetch;
-                        if self.probe_contradicted.q.val() {
+                        if self.rounds.probe_contradicted.val() {
                             // The other value, for good (a filled probe that
                             // contradicts needs no empty one).
-                            self.guess_value_q.d.next = !self.probe_value.q.val();
+                            self.guess_value_q.d.next = !self.rounds.probe_value.val();
                             self.guess_second.d.next = false;
-                            self.forcing.d.next = true;
-                            self.fixed_any.d.next = true;
-                        } else if self.probe_value.q.val() {
+                            self.rounds.fix.next = true;
+                        } else if self.rounds.probe_value.val() {
                             // The empty probe.
-                            self.score.keep_filled.next = true;
+                            self.rounds.empty_probe.next = true;
                             self.guess_value_q.d.next = false;
                             self.guess_second.d.next = true;
-                            self.in_probe_q.d.next = true;
-                            self.probe_value.d.next = false;
                         } else {
                             // Scored (12 cycles here); the round goes on.
-                            self.score.multiply.next = true;
+                            self.rounds.score_probe.next = true;
                             self.guess_column_load.next = false;
                             self.to_guess_q.d.next = false;
                             self.step.d.next = Step::ProbeDone;
@@ -685,25 +528,25 @@ impl Logic for Search {
                     }
                 }
                 Step::RoundNext => {
-                    if self.probe_mode.q.val() {
-                        if self.fixed_any.q.val() {
+                    if self.rounds.probe_mode.val() {
+                        if self.rounds.fixed_any.val() {
                             // Another round, or after the last the branch if
                             // the kept cell is still unknown.
                             self.step.d.next = Step::RoundStart;
-                            self.round_start_q.d.next = true;
-                            if self.round_count.q.val().get_bit(1) & self.score.kept_valid.val() {
-                                self.scan_row_q.d.next = self.score.kept_row.val();
-                                self.scan_kind.d.next = ScanKind::BranchCheck;
-                                self.round_start_q.d.next = false;
+                            self.rounds.round_start.next = true;
+                            if self.rounds.late_round.val() & self.rounds.kept_valid.val() {
+                                self.scan_row_q.d.next = self.rounds.kept_row.val();
+                                self.rounds.branch_check.next = true;
+                                self.rounds.round_start.next = false;
                                 self.step.d.next = Step::ScanRead;
                             }
-                        } else if self.score.kept_valid.val() {
+                        } else if self.rounds.kept_valid.val() {
                             self.branch_now.next = true;
                         } else {
                             // No cell was probed: the first unknown one.
-                            self.leaving_round.d.next = true;
+                            self.rounds.leave_round.next = true;
                             self.scan_row_q.d.next = 0.into();
-                            self.scan_kind.d.next = ScanKind::Unknown;
+                            self.rounds.unknown_scan.next = true;
                             self.step.d.next = Step::ScanRead;
                         }
                     }
@@ -713,14 +556,14 @@ impl Logic for Search {
         // The branch on the kept cell (from RoundNext, or from ScanPick's
         // check that it is still unknown).
         if self.branch_now.val() {
-            self.round_start_q.d.next = false;
-            self.leaving_round.d.next = true;
-            self.guess_row_q.d.next = self.score.kept_row.val();
+            self.rounds.round_start.next = false;
+            self.rounds.leave_round.next = true;
+            self.guess_row_q.d.next = self.rounds.kept_row.val();
             self.guess_column_load.next = true;
-            self.guess_column.next = self.score.kept_column.val();
-            self.guess_value_q.d.next = self.score.kept_value.val();
+            self.guess_column.next = self.rounds.kept_column.val();
+            self.guess_value_q.d.next = self.rounds.kept_value.val();
             self.guess_second.d.next = false;
-            self.count_node.d.next = true;
+            self.counts.count_node.next = true;
             self.to_guess_q.d.next = true;
             self.step.d.next = Step::GuessFetch;
         }
@@ -729,31 +572,11 @@ impl Logic for Search {
             self.scan_row_q.d.next = self.guess_row_q.q.val();
         }
 
-        self.over_budget.d.next =
-            !self.no_search_q.q.val() & (self.cycles.val().get_bits::<12>(20) >= self.budget_q.q.val());
-        self.save_last.d.next = bit_cast::<7, 6>(self.save_row_q.q.val()) + 1 == self.rows.val();
-        self.scan_last.d.next = bit_cast::<7, 6>(self.scan_row_q.q.val()) + 1 == self.rows.val();
-        if self.count_node.q.val() {
-            self.branched.d.next = true;
-        }
-
         if self.start.val() {
-            self.budget_q.d.next = self.budget.val();
-            self.probe_mode.d.next = self.probe.val();
-            self.in_probe_q.d.next = false;
-            self.undo_probe.d.next = false;
-            self.in_round.d.next = false;
-            self.forcing.d.next = false;
-            self.scan_kind.d.next = ScanKind::Unknown;
-            self.branched.d.next = false;
-            self.no_search_q.d.next = self.budget.val() == 0;
             self.giving_up.d.next = false;
             self.solution_kept_q.d.next = false;
             self.trail_full_q.d.next = false;
-            self.guess_pending.d.next = false;
             self.scan_row_q.d.next = 0.into();
-            self.nodes_q.d.next = 0.into();
-            self.backtracks_q.d.next = 0.into();
         }
         if self.abort.val() {
             self.forgetting_q.d.next = false;
@@ -762,38 +585,36 @@ impl Logic for Search {
         }
 
         self.next_scan.next = self.step.d.val() == Step::ScanRead;
-        if self.round_start_q.d.val() {
-            self.row_begin_q.d.next = true;
-        }
         self.next_guess.next =
             (self.step.d.val() == Step::GuessFetch) | (self.step.d.val() == Step::GuessLoad);
         self.next_undo_row.next = self.step.d.val() == Step::UndoRow;
         self.saving_more.next =
-            self.active.val() & (self.step.q.val() == Step::SaveWrite) & !self.save_last.q.val();
+            self.active.val() & (self.step.q.val() == Step::SaveWrite) & !self.walk.save_last.val();
         self.undoing_row.next = self.active.val() & (self.step.q.val() == Step::UndoRow);
+        self.scan_mask.next = self.rounds.scan_mask.val();
         self.scan_row.next = self.scan_row_q.q.val();
         self.guess_row.next = self.guess_row_q.q.val();
-        self.save_row.next = self.save_row_q.q.val();
-        self.undo_row.next = self.trail.row.val();
-        self.undo_column.next = self.trail.column.val();
+        self.save_row.next = self.walk.save_row.val();
+        self.undo_row.next = self.walk.row.val();
+        self.undo_column.next = self.walk.column.val();
         self.guess_value.next = self.guess_value_q.q.val();
         self.scan_load.next = self.scan_load_q.q.val();
         self.guess_load.next = self.guess_load_q.q.val();
         self.undoing.next = self.undoing_q.q.val();
         self.forgetting.next = self.forgetting_q.q.val();
         self.to_guess.next = self.to_guess_q.q.val();
-        self.no_search.next = self.no_search_q.q.val();
+        self.no_search.next = self.counts.no_search.val();
         self.solution_kept.next = self.solution_kept_q.q.val();
         self.trail_full.next = self.trail_full_q.q.val();
-        self.nodes.next = self.nodes_q.q.val();
-        self.in_probe.next = self.in_probe_q.q.val();
+        self.nodes.next = self.counts.nodes.val();
+        self.in_probe.next = self.rounds.in_probe.val();
         // (Without probing, the first guess is the first branch.)
-        if self.probe_mode.q.val() {
-            self.guessed.next = self.branched.q.val() | self.in_probe_q.q.val();
+        if self.rounds.probe_mode.val() {
+            self.guessed.next = self.counts.branched.val() | self.rounds.in_probe.val();
         } else {
             self.guessed.next = self.searching.val();
         }
-        self.backtracks.next = self.backtracks_q.q.val();
+        self.backtracks.next = self.counts.backtracks.val();
     }
 }
 
