@@ -42,18 +42,22 @@ pub fn choose_engine(puzzle: &Puzzle, forced: Option<Engine>, running: Engine, i
             && crate::solver::line_solve(&puzzle.rows, &puzzle.columns).outcome
                 != crate::solver::LineOutcome::Stalled
     };
-    // Probing is the clue engine's better search, on boards that fit it.
-    let probing_fits = || puzzle.width().max(puzzle.height()) <= Engine::Probing.clue_side();
     let clues_available = available(Engine::Clues) || available(Engine::Probing);
     match forced {
         Some(e) => e,
         None if available(Engine::Dnf) && (!clues_available || dnf_decides()) => Engine::Dnf,
-        None if available(Engine::Probing) && (probing_fits() || !available(Engine::Clues)) => {
+        None if available(Engine::Probing) && (fits_probing(puzzle) || !available(Engine::Clues)) => {
             Engine::Probing
         }
         None if available(Engine::Clues) => Engine::Clues,
         None => running,
     }
+}
+
+/// Whether the puzzle fits the probing engine's side (image 2, the clue
+/// engine's better search, which `choose_engine` prefers where it fits).
+pub fn fits_probing(puzzle: &Puzzle) -> bool {
+    puzzle.width().max(puzzle.height()) <= Engine::Probing.clue_side()
 }
 
 fn refusal_text(d: u8) -> &'static str {

@@ -241,17 +241,20 @@ fn parse_clue_engine(s: &str) -> Result<Engine, String> {
 /// The engine the board runs `puzzles` with: the one asked for, else
 /// probing when every puzzle fits it (as `send` picks), else clues.
 pub fn board_engine(args: &Args, puzzles: &[Puzzle]) -> Result<Engine, String> {
-    let side = puzzles
-        .iter()
-        .map(|p| p.width().max(p.height()))
-        .max()
-        .unwrap_or(0);
-    let probing_fits = side <= Engine::Probing.clue_side();
+    let probing_fits = puzzles.iter().all(crate::send::fits_probing);
+    let side = || {
+        puzzles
+            .iter()
+            .map(|p| p.width().max(p.height()))
+            .max()
+            .unwrap_or(0)
+    };
     match args.engine {
         Some(Engine::Probing) if !probing_fits => Err(format!(
-            "the probing engine takes boards up to {0}x{0}, and these puzzles are up to {side}x{side}: \
+            "the probing engine takes boards up to {0}x{0}, and these puzzles are up to {1}x{1}: \
              use --engine clues",
-            Engine::Probing.clue_side()
+            Engine::Probing.clue_side(),
+            side()
         )),
         Some(engine) => Ok(engine),
         None if probing_fits => Ok(Engine::Probing),
