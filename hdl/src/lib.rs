@@ -8,7 +8,8 @@
 //!   RAM (protocol v1);
 //! * [`clue`]: the clue engine: line solving from clues, and search
 //!   (protocol v2);
-//! * [`colour`]: the colour clue engine's model, so far its line logic;
+//! * [`colour`]: the colour clue engine: so far its model's line logic, and
+//!   its line solver in gateware;
 //! * [`common`]: block RAM, the lowest-bit finder, build parameters;
 //! * [`bench`]: testbench helpers and the driver that steps a core behind
 //!   its UART;

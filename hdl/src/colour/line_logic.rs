@@ -182,4 +182,4 @@ pub fn solve_line(blocks: &[Block], cells: &mut [ColourSet]) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,5 +1,6 @@
-//! The colour clue engine (issue 28), model first: so far its line logic
-//! and a board solved by line logic alone.
+//! The colour clue engine (issue 28), model first: so far its line logic,
+//! a board solved by line logic alone, and the line solver in gateware.
 
 pub mod line_logic;
+pub mod line_solver;
 pub mod model;

@@ -54,12 +54,12 @@ fn clue_of(line: &[u8]) -> Vec<Block> {
     blocks
 }
 
-/// A random line: a clue from a random picture of `inks` inks (now and then
-/// a random clue), cells narrowed to sets that mostly hold the picture's
-/// colour.
-fn random_line(rng: &mut Rng, max_length: u64) -> (Vec<Block>, Vec<ColourSet>) {
+/// A random line of up to `max_length` cells and `max_inks` inks: a clue
+/// from a random picture (now and then a random clue), cells narrowed to
+/// sets that mostly hold the picture's colour.
+pub(crate) fn random_line(rng: &mut Rng, max_length: u64, max_inks: u64) -> (Vec<Block>, Vec<ColourSet>) {
     let length = 1 + rng.below(max_length) as usize;
-    let inks = 1 + rng.below(MAX_COLOURS as u64 - 1) as u8;
+    let inks = 1 + rng.below(max_inks) as u8;
     let background = 10 + rng.below(70);
     let picture: Vec<u8> = (0..length)
         .map(|_| {
@@ -156,7 +156,11 @@ fn agrees_with_brute_force_on_random_lines() {
     let mut rng = Rng(0xc010_0a11_5eed_0001);
     let (mut checked, mut feasible, mut narrowed) = (0, 0, 0);
     for case in 0..30_000 {
-        let (blocks, cells) = random_line(&mut rng, if case % 10 == 0 { 24 } else { 12 });
+        let (blocks, cells) = random_line(
+            &mut rng,
+            if case % 10 == 0 { 24 } else { 12 },
+            MAX_COLOURS as u64 - 1,
+        );
         let expected = brute(&blocks, &cells);
         let mut got = cells.clone();
         let ok = solve_line(&blocks, &mut got);

@@ -1,0 +1,523 @@
+//! The colour clue engine's line solver (issue 28): from a line's clue
+//! (blocks with an ink) and the colours each cell may still have, it leaves
+//! in every cell the colours some legal fill of the whole line gives it, or
+//! says the line has no fill. `line_logic.rs` is the same computation in
+//! plain Rust, and the model this block is held to.
+//!
+//! It is the black-and-white solver (`clue::line_solver`) with an ink on
+//! every block state: the same row of states, one cell a clock cycle,
+//! forwards and then backwards, and the same cycles, k + 2L + [`LATENCY`]
+//! from `start` to `done`, whatever the number of inks. What colour adds:
+//!
+//! * the layout paints each block's states with its ink (`masks`, one row
+//!   of states an ink), and marks where two blocks of different inks touch
+//!   (`skip_from`: an inked cell may move two states on, over the gap);
+//! * a cell's colours are planes, one word a colour, bit i for cell i; a
+//!   step gates the states an inked cell enters by the inks the cell may
+//!   still have (`enterable`);
+//! * going backwards it meets the forward states once for the background
+//!   and once for each ink, so each cell comes out as a set of colours.
+//!
+//! | phase | cycles | what |
+//! |---|---|---|
+//! | layout | k + 3 | read the clue, a block a cycle; gaps, block ends, inks |
+//! | forward | L | F_{p+1} = step(F_p, cell p); F_p goes to a block RAM |
+//! | turn | 1 | ask for F_{L−1}; start from the accepting states |
+//! | backward | L | meet F_p with the states that finish the line, by colour |
+//! | drain | 1 | the last meeting into the result |
+//!
+//! Lines of up to 32 cells (the colour engine's boards are at most 32×32):
+//! the states are at most Σb + k + 1 ≤ 2L + 1 = 65, and a stored F_p
+//! (p < L) reaches state 2p ≤ 62 at most, so the forward store is 64 bits
+//! wide, four block RAMs.
+
+use crate::common::ram::Ram;
+use rust_hdl::prelude::*;
+
+pub use crate::clue::line_solver::LATENCY;
+
+/// Inks, 1..=INKS; colour 0 is the background.
+pub const INKS: usize = 4;
+
+/// Colours a cell may have: the background and the inks.
+pub const COLOURS: usize = INKS + 1;
+
+/// Longest line.
+pub const MAX_CELLS: usize = 32;
+
+/// A line's colour planes: bits 32c..32c + 31 say which cells may have
+/// colour c.
+pub const PLANE_BITS: usize = MAX_CELLS * COLOURS;
+
+/// The row of states: 0..=64 are used.
+const STATE_BITS: usize = 66;
+
+/// One row of states an ink (ink c + 1 at bits 66c..).
+const MASK_BITS: usize = STATE_BITS * INKS;
+
+/// The meetings of a backward step, ORed in groups of three states (one
+/// LUT each) and registered: the rest of each OR, and the result, a cycle
+/// later.
+const GROUPS: usize = STATE_BITS / 3;
+const MET_BITS: usize = GROUPS * COLOURS;
+
+// `update()` writes these as literals (66, 22, 32 in its indexes): RustHDL
+// writes a constant's name into the Verilog, not its value.
+const _: () = assert!(STATE_BITS == 66 && GROUPS == 22 && MAX_CELLS == 32);
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum Phase {
+    Idle,
+    Layout,
+    Forward,
+    Turn,
+    Backward,
+    Drain,
+}
+
+#[derive(LogicBlock, Default)]
+pub struct ColourLineSolver {
+    pub clock: Signal<In, Clock>,
+    /// Pulse: solve the line given by `length`, `blocks` and `cells`
+    /// (sampled in this cycle).
+    pub start: Signal<In, Bit>,
+    /// Cells in the line, 1..=32.
+    pub length: Signal<In, Bits<6>>,
+    /// Blocks in the clue, 0..=32.
+    pub blocks: Signal<In, Bits<6>>,
+    /// The colours each cell may have, as planes (see [`PLANE_BITS`]).
+    pub cells: Signal<In, Bits<PLANE_BITS>>,
+    /// The clue memory: block `clue_address`'s length and ink are expected
+    /// on `clue_length` and `clue_ink` one cycle later, as a block RAM
+    /// gives them.
+    pub clue_address: Signal<Out, Bits<5>>,
+    pub clue_length: Signal<In, Bits<6>>,
+    pub clue_ink: Signal<In, Bits<3>>,
+    pub busy: Signal<Out, Bit>,
+    /// Pulse: `result` holds the colours some fill gives each cell (until
+    /// the next `start`); all zero when the line has no fill.
+    pub done: Signal<Out, Bit>,
+    pub result: Signal<Out, Bits<PLANE_BITS>>,
+    pub feasible: Signal<Out, Bit>,
+    phase: DFF<Phase>,
+    // The line's planes, rotated a cell a step (see `update`).
+    planes: DFF<Bits<PLANE_BITS>>,
+    last_cell: DFF<Bits<6>>,
+    length_q: DFF<Bits<8>>,
+    last_block: DFF<Bits<6>>,
+    // Layout, as in the black-and-white solver.
+    issued: DFF<Bits<6>>,
+    issuing: DFF<Bit>,
+    arriving: DFF<Bit>,
+    block_length: DFF<Bits<6>>,
+    block_ink: DFF<Bits<3>>,
+    arrived: DFF<Bit>,
+    drained: DFF<Bits<2>>,
+    gap_at: DFF<Bits<8>>,
+    // Cells the clue needs so far (a block's length, and a background cell
+    // before a block of the ink before it); checked a cycle after the sum.
+    needed: DFF<Bits<8>>,
+    too_long: DFF<Bit>,
+    first_block: DFF<Bit>,
+    previous_ink: DFF<Bits<3>>,
+    gaps: DFF<Bits<STATE_BITS>>,
+    block_ends: DFF<Bits<STATE_BITS>>,
+    last_gap: DFF<Bits<STATE_BITS>>,
+    skip_from: DFF<Bits<STATE_BITS>>,
+    step_from: DFF<Bits<STATE_BITS>>,
+    accept: DFF<Bits<STATE_BITS>>,
+    // A block's states are painted with its ink a cycle after its gap is
+    // set: its new gap and its first state (both one-hot), and its ink
+    // (one-hot), registered.
+    paint_top: DFF<Bits<STATE_BITS>>,
+    paint_base: DFF<Bits<STATE_BITS>>,
+    paint_ink: DFF<Bits<8>>,
+    masks: DFF<Bits<MASK_BITS>>,
+    // The walk.
+    cursor: DFF<Bits<6>>,
+    cursor_up: DFF<Bits<6>>,
+    cursor_down: DFF<Bits<6>>,
+    at_last: DFF<Bit>,
+    at_first: DFF<Bit>,
+    states: DFF<Bits<STATE_BITS>>,
+    going_forward: DFF<Bit>,
+    turning: DFF<Bit>,
+    going_backward: DFF<Bit>,
+    forward_store: Ram<64, 5>,
+    met_groups: DFF<Bits<MET_BITS>>,
+    met: DFF<Bit>,
+    result_q: DFF<Bits<PLANE_BITS>>,
+    feasible_q: DFF<Bit>,
+    done_q: DFF<Bit>,
+    // Combinational.
+    next_gap_at: Signal<Local, Bits<8>>,
+    gap_here: Signal<Local, Bits<STATE_BITS>>,
+    painted: Signal<Local, Bits<STATE_BITS>>,
+    next_masks: Signal<Local, Bits<MASK_BITS>>,
+    next_cursor: Signal<Local, Bits<6>>,
+    cell_colours: Signal<Local, Bits<8>>,
+    enterable: Signal<Local, Bits<STATE_BITS>>,
+    background: Signal<Local, Bit>,
+    stepped: Signal<Local, Bits<STATE_BITS>>,
+    by_background_forward: Signal<Local, Bits<STATE_BITS>>,
+    entered: Signal<Local, Bits<STATE_BITS>>,
+    by_ink: Signal<Local, Bits<STATE_BITS>>,
+    by_background: Signal<Local, Bits<STATE_BITS>>,
+    forward: Signal<Local, Bits<STATE_BITS>>,
+    hits: Signal<Local, Bits<STATE_BITS>>,
+    meeting: Signal<Local, Bits<STATE_BITS>>,
+    next_met: Signal<Local, Bits<MET_BITS>>,
+    next_planes: Signal<Local, Bits<PLANE_BITS>>,
+    next_result: Signal<Local, Bits<PLANE_BITS>>,
+    any_met: Signal<Local, Bit>,
+}
+
+impl Logic for ColourLineSolver {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            phase,
+            planes,
+            last_cell,
+            length_q,
+            last_block,
+            issued,
+            issuing,
+            arriving,
+            block_length,
+            block_ink,
+            arrived,
+            drained,
+            gap_at,
+            needed,
+            too_long,
+            first_block,
+            previous_ink,
+            gaps,
+            block_ends,
+            last_gap,
+            skip_from,
+            step_from,
+            accept,
+            paint_top,
+            paint_base,
+            paint_ink,
+            masks,
+            cursor,
+            cursor_up,
+            cursor_down,
+            at_last,
+            at_first,
+            states,
+            going_forward,
+            turning,
+            going_backward,
+            met_groups,
+            met,
+            result_q,
+            feasible_q,
+            done_q
+        );
+        self.forward_store.clock.next = self.clock.val();
+        // Forward writes, Turn and Backward read: never both at once.
+        self.forward_store.read_used.next = false;
+        self.forward_store.write_enable.next = false;
+        self.forward_store.write_keep.next = 0.into();
+        self.forward_store.write_address.next = bit_cast::<5, 6>(self.cursor.q.val());
+        self.forward_store.write_data.next = bit_cast::<64, STATE_BITS>(self.states.q.val());
+        // Read F_{p−1} while on cell p (backwards), so it is there for p − 1.
+        self.forward_store.read_address.next = bit_cast::<5, 6>(self.cursor.q.val() - 1);
+        self.clue_address.next = bit_cast::<5, 6>(self.issued.q.val());
+        self.arriving.d.next = false;
+        self.met.d.next = false;
+        self.done_q.d.next = false;
+
+        // The cell under the cursor: each plane rotates right a cell going
+        // forwards and left going backwards, so the cell is at its bit 0,
+        // then at its bit 31 (no 32-way multiplexer on the path).
+        self.cell_colours.next = 0.into();
+        for c in 0..COLOURS {
+            if self.going_backward.q.val() {
+                self.cell_colours.next = self
+                    .cell_colours
+                    .val()
+                    .replace_bit(c, self.planes.q.val().get_bit(32 * c + 31));
+            } else {
+                self.cell_colours.next = self
+                    .cell_colours
+                    .val()
+                    .replace_bit(c, self.planes.q.val().get_bit(32 * c));
+            }
+        }
+        self.background.next = self.cell_colours.val().get_bit(0);
+        // The block states the cell may enter: those of its possible inks.
+        self.enterable.next = 0.into();
+        for c in 0..INKS {
+            if self.cell_colours.val().get_bit(c + 1) {
+                self.enterable.next =
+                    self.enterable.val() | self.masks.q.val().get_bits::<STATE_BITS>(66 * c);
+            }
+        }
+
+        // A block arriving: its gap g_j sits b + 1 places after g_{j−1}, its
+        // last cell just before g_j. Unlike black and white, blocks of
+        // different inks need no background cell between them, so the
+        // places are not the cells needed: `needed` counts those.
+        self.block_length.d.next = self.clue_length.val();
+        self.block_ink.d.next = self.clue_ink.val();
+        self.arrived.d.next = self.arriving.q.val();
+        self.next_gap_at.next = self.gap_at.q.val() + bit_cast::<8, 6>(self.block_length.q.val()) + 1;
+        self.gap_here.next = Bits::<STATE_BITS>::from(1u64) << self.next_gap_at.val();
+        if self.needed.q.val() > self.length_q.q.val() {
+            self.too_long.d.next = true;
+        }
+        if self.arrived.q.val() & !self.too_long.q.val() {
+            self.gap_at.d.next = self.next_gap_at.val();
+            self.gaps.d.next = self.gaps.q.val() | self.gap_here.val();
+            self.block_ends.d.next = self.block_ends.q.val() | (self.gap_here.val() >> 1);
+            self.last_gap.d.next = self.gap_here.val();
+            self.needed.d.next = self.needed.q.val() + bit_cast::<8, 6>(self.block_length.q.val());
+            if !self.first_block.q.val() {
+                if self.previous_ink.q.val() == self.block_ink.q.val() {
+                    self.needed.d.next =
+                        self.needed.q.val() + bit_cast::<8, 6>(self.block_length.q.val()) + 1;
+                } else {
+                    // The block before may end right where this one starts.
+                    self.skip_from.d.next = self.skip_from.q.val() | (self.last_gap.q.val() >> 1);
+                }
+            }
+            self.first_block.d.next = false;
+            self.previous_ink.d.next = self.block_ink.q.val();
+            self.paint_top.d.next = self.gap_here.val();
+            self.paint_base.d.next = self.last_gap.q.val() << 1;
+            self.paint_ink.d.next = Bits::<8>::from(1u64) << self.block_ink.q.val();
+        } else {
+            self.paint_ink.d.next = 0.into();
+        }
+        // The block's states: from its first (g_{j−1} + 1) up to its gap,
+        // 2^(g_j) − 2^(g_{j−1} + 1), into the row of its ink.
+        self.painted.next = self.paint_top.q.val() - self.paint_base.q.val();
+        self.next_masks.next = self.masks.q.val();
+        for c in 0..INKS {
+            if self.paint_ink.q.val().get_bit(c + 1) {
+                for s in 0..STATE_BITS {
+                    self.next_masks.next = self.next_masks.val().replace_bit(
+                        66 * c + s,
+                        self.masks.q.val().get_bit(66 * c + s) | self.painted.val().get_bit(s),
+                    );
+                }
+            }
+        }
+        self.masks.d.next = self.next_masks.val();
+
+        // One cell, forwards: an inked cell moves a state one on (two over
+        // a gap between different inks) into a block state of an ink it
+        // may have; a background cell keeps gaps and moves a block's last
+        // cell to its gap.
+        self.stepped.next = ((self.states.q.val() & self.step_from.q.val()) << 1)
+            | ((self.states.q.val() & self.skip_from.q.val()) << 2);
+        self.by_background_forward.next = 0.into();
+        if self.background.val() {
+            self.by_background_forward.next = (self.states.q.val() & self.gaps.q.val())
+                | ((self.states.q.val() & self.block_ends.q.val()) << 1);
+        }
+
+        // One cell, backwards: the states before it that finish the line,
+        // by an ink (`entered`, the block states it moves into) or by the
+        // background.
+        self.entered.next = self.states.q.val() & self.enterable.val();
+        self.by_ink.next = ((self.entered.val() >> 1) & self.step_from.q.val())
+            | ((self.entered.val() >> 2) & self.skip_from.q.val());
+        self.by_background.next = 0.into();
+        if self.background.val() {
+            self.by_background.next = (self.states.q.val() & self.gaps.q.val())
+                | ((self.states.q.val() >> 1) & self.block_ends.q.val());
+        }
+
+        // Where the forward and backward runs meet, every cycle (used only
+        // in the cycle after a backward step, when `met` is set): the
+        // background where F_p meets `by_background`, ink c where F_p
+        // stepped by an inked cell lands in an entered state of ink c.
+        self.forward.next = bit_cast::<STATE_BITS, 64>(self.forward_store.read_data.val());
+        self.hits.next = (((self.forward.val() & self.step_from.q.val()) << 1)
+            | ((self.forward.val() & self.skip_from.q.val()) << 2))
+            & self.entered.val();
+        self.next_met.next = 0.into();
+        self.meeting.next = self.forward.val() & self.by_background.val();
+        for g in 0..GROUPS {
+            self.next_met.next = self
+                .next_met
+                .val()
+                .replace_bit(g, self.meeting.val().get_bits::<3>(3 * g).any());
+        }
+        for c in 0..INKS {
+            self.meeting.next = self.hits.val() & self.masks.q.val().get_bits::<STATE_BITS>(66 * c);
+            for g in 0..GROUPS {
+                self.next_met.next = self
+                    .next_met
+                    .val()
+                    .replace_bit(22 * (c + 1) + g, self.meeting.val().get_bits::<3>(3 * g).any());
+            }
+        }
+        self.met_groups.d.next = self.next_met.val();
+
+        match self.phase.q.val() {
+            Phase::Idle => {}
+            Phase::Layout => {
+                if self.issuing.q.val() {
+                    self.issued.d.next = self.issued.q.val() + 1;
+                    self.issuing.d.next = self.issued.q.val() + 1 != self.last_block.q.val();
+                    self.arriving.d.next = true;
+                } else if self.drained.q.val() != 2 {
+                    self.drained.d.next = self.drained.q.val() + 1;
+                } else {
+                    // States past g_k are never reached (only g_k could step into them).
+                    self.step_from.d.next = !(self.block_ends.q.val() | self.last_gap.q.val());
+                    self.accept.d.next = self.last_gap.q.val() | (self.last_gap.q.val() >> 1);
+                    self.phase.d.next = Phase::Forward;
+                    self.going_forward.d.next = true;
+                }
+            }
+            Phase::Forward => {
+                if self.at_last.q.val() {
+                    self.phase.d.next = Phase::Turn;
+                    self.going_forward.d.next = false;
+                    self.turning.d.next = true;
+                }
+            }
+            Phase::Turn => {
+                self.phase.d.next = Phase::Backward;
+                self.turning.d.next = false;
+                self.going_backward.d.next = true;
+            }
+            Phase::Backward => {
+                if self.at_first.q.val() {
+                    self.phase.d.next = Phase::Drain;
+                    self.going_backward.d.next = false;
+                }
+            }
+            Phase::Drain => {
+                self.done_q.d.next = true;
+                self.phase.d.next = Phase::Idle;
+            }
+            _ => {
+                self.phase.d.next = Phase::Idle;
+            }
+        }
+        // The steps of each phase, on their flags (from flip-flops, for the
+        // clock enables of the wide registers). A plane rotates as a whole
+        // word, and its end bit is then put right: `>> 1` moved the next
+        // plane's bit 0 into its bit 31.
+        self.next_planes.next = self.planes.q.val() >> 1;
+        for c in 0..COLOURS {
+            self.next_planes.next = self
+                .next_planes
+                .val()
+                .replace_bit(32 * c + 31, self.planes.q.val().get_bit(32 * c));
+        }
+        if self.going_backward.q.val() {
+            self.next_planes.next = self.planes.q.val() << 1;
+            for c in 0..COLOURS {
+                self.next_planes.next = self
+                    .next_planes
+                    .val()
+                    .replace_bit(32 * c, self.planes.q.val().get_bit(32 * c + 31));
+            }
+        }
+        if self.going_forward.q.val() {
+            self.states.d.next =
+                (self.stepped.val() & self.enterable.val()) | self.by_background_forward.val();
+            self.forward_store.write_enable.next = true;
+            self.planes.d.next = self.next_planes.val();
+        }
+        if self.turning.q.val() {
+            self.forward_store.read_used.next = true;
+            self.forward_store.read_address.next = bit_cast::<5, 6>(self.cursor.q.val());
+            self.states.d.next = self.accept.q.val();
+            if self.too_long.q.val() {
+                self.states.d.next = 0.into();
+            }
+        }
+        if self.going_backward.q.val() {
+            self.forward_store.read_used.next = true;
+            self.met.d.next = true;
+            self.states.d.next = self.by_ink.val() | self.by_background.val();
+            self.planes.d.next = self.next_planes.val();
+        }
+        if self.going_forward.q.val() & !self.at_last.q.val() {
+            self.next_cursor.next = self.cursor_up.q.val();
+        } else if self.going_backward.q.val() & !self.at_first.q.val() {
+            self.next_cursor.next = self.cursor_down.q.val();
+        } else {
+            self.next_cursor.next = self.cursor.q.val();
+        }
+        self.cursor.d.next = self.next_cursor.val();
+        self.cursor_up.d.next = self.next_cursor.val() + 1;
+        self.cursor_down.d.next = self.next_cursor.val() - 1;
+        self.at_last.d.next = self.next_cursor.val() == self.last_cell.q.val();
+        self.at_first.d.next = self.next_cursor.val() == 0;
+
+        // Cells come out last first: each plane shifts up, and its bit 0
+        // takes the cell's colour (`<< 1` moved the plane below's bit 31
+        // there).
+        self.next_result.next = self.result_q.q.val() << 1;
+        self.any_met.next = false;
+        for c in 0..COLOURS {
+            self.next_result.next = self
+                .next_result
+                .val()
+                .replace_bit(32 * c, self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any());
+            if self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any() {
+                self.any_met.next = true;
+            }
+        }
+        if self.met.q.val() {
+            self.result_q.d.next = self.next_result.val();
+            if self.any_met.val() {
+                self.feasible_q.d.next = true;
+            }
+        }
+        self.feasible.next = self.feasible_q.q.val();
+        self.result.next = self.result_q.q.val();
+        self.done.next = self.done_q.q.val();
+        self.busy.next = self.phase.q.val() != Phase::Idle;
+
+        // Start: latch the line.
+        if self.start.val() {
+            self.cursor.d.next = 0.into();
+            self.planes.d.next = self.cells.val();
+            self.last_cell.d.next = self.length.val() - 1;
+            self.length_q.d.next = bit_cast::<8, 6>(self.length.val());
+            self.last_block.d.next = self.blocks.val();
+            self.issued.d.next = 0.into();
+            self.issuing.d.next = self.blocks.val() != 0;
+            self.drained.d.next = 0.into();
+            self.gap_at.d.next = 0.into();
+            self.needed.d.next = 0.into();
+            self.too_long.d.next = false;
+            self.first_block.d.next = true;
+            self.gaps.d.next = 1.into();
+            self.block_ends.d.next = 0.into();
+            self.last_gap.d.next = 1.into();
+            self.skip_from.d.next = 0.into();
+            self.masks.d.next = 0.into();
+            self.states.d.next = 1.into();
+            self.result_q.d.next = 0.into();
+            self.feasible_q.d.next = false;
+            self.phase.d.next = Phase::Layout;
+            self.going_forward.d.next = false;
+            self.turning.d.next = false;
+            self.going_backward.d.next = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// The emitted Verilog, simulated by Icarus, against the model: RustHDL's
+/// simulator and its Verilog can disagree, and the board runs the Verilog.
+#[cfg(test)]
+mod verilog;
