@@ -100,8 +100,9 @@ pub struct ColourLineSolver {
     pub result: Signal<Out, Bits<PLANE_BITS>>,
     pub feasible: Signal<Out, Bit>,
     phase: DFF<Phase>,
-    // The line's planes, rotated a cell a step (see `update`).
+    // The line's planes, and the colours of the cell under the cursor.
     planes: DFF<Bits<PLANE_BITS>>,
+    cell_colours: DFF<Bits<8>>,
     last_cell: DFF<Bits<6>>,
     length_q: DFF<Bits<8>>,
     last_block: DFF<Bits<6>>,
@@ -155,7 +156,7 @@ pub struct ColourLineSolver {
     painted: Signal<Local, Bits<STATE_BITS>>,
     next_masks: Signal<Local, Bits<MASK_BITS>>,
     next_cursor: Signal<Local, Bits<6>>,
-    cell_colours: Signal<Local, Bits<8>>,
+    next_cell: Signal<Local, Bits<8>>,
     enterable: Signal<Local, Bits<STATE_BITS>>,
     background: Signal<Local, Bit>,
     stepped: Signal<Local, Bits<STATE_BITS>>,
@@ -167,7 +168,6 @@ pub struct ColourLineSolver {
     hits: Signal<Local, Bits<STATE_BITS>>,
     meeting: Signal<Local, Bits<STATE_BITS>>,
     next_met: Signal<Local, Bits<MET_BITS>>,
-    next_planes: Signal<Local, Bits<PLANE_BITS>>,
     next_result: Signal<Local, Bits<PLANE_BITS>>,
     any_met: Signal<Local, Bit>,
 }
@@ -180,6 +180,7 @@ impl Logic for ColourLineSolver {
             clock,
             phase,
             planes,
+            cell_colours,
             last_cell,
             length_q,
             last_block,
@@ -234,28 +235,11 @@ impl Logic for ColourLineSolver {
         self.met.d.next = false;
         self.done_q.d.next = false;
 
-        // The cell under the cursor: each plane rotates right a cell going
-        // forwards and left going backwards, so the cell is at its bit 0,
-        // then at its bit 31 (no 32-way multiplexer on the path).
-        self.cell_colours.next = 0.into();
-        for c in 0..COLOURS {
-            if self.going_backward.q.val() {
-                self.cell_colours.next = self
-                    .cell_colours
-                    .val()
-                    .replace_bit(c, self.planes.q.val().get_bit(32 * c + 31));
-            } else {
-                self.cell_colours.next = self
-                    .cell_colours
-                    .val()
-                    .replace_bit(c, self.planes.q.val().get_bit(32 * c));
-            }
-        }
-        self.background.next = self.cell_colours.val().get_bit(0);
+        self.background.next = self.cell_colours.q.val().get_bit(0);
         // The block states the cell may enter: those of its possible inks.
         self.enterable.next = 0.into();
         for c in 0..INKS {
-            if self.cell_colours.val().get_bit(c + 1) {
+            if self.cell_colours.q.val().get_bit(c + 1) {
                 self.enterable.next =
                     self.enterable.val() | self.masks.q.val().get_bits::<STATE_BITS>(66 * c);
             }
@@ -407,30 +391,11 @@ impl Logic for ColourLineSolver {
             }
         }
         // The steps of each phase, on their flags (from flip-flops, for the
-        // clock enables of the wide registers). A plane rotates as a whole
-        // word, and its end bit is then put right: `>> 1` moved the next
-        // plane's bit 0 into its bit 31.
-        self.next_planes.next = self.planes.q.val() >> 1;
-        for c in 0..COLOURS {
-            self.next_planes.next = self
-                .next_planes
-                .val()
-                .replace_bit(32 * c + 31, self.planes.q.val().get_bit(32 * c));
-        }
-        if self.going_backward.q.val() {
-            self.next_planes.next = self.planes.q.val() << 1;
-            for c in 0..COLOURS {
-                self.next_planes.next = self
-                    .next_planes
-                    .val()
-                    .replace_bit(32 * c, self.planes.q.val().get_bit(32 * c + 31));
-            }
-        }
+        // clock enables of the wide registers).
         if self.going_forward.q.val() {
             self.states.d.next =
                 (self.stepped.val() & self.enterable.val()) | self.by_background_forward.val();
             self.forward_store.write_enable.next = true;
-            self.planes.d.next = self.next_planes.val();
         }
         if self.turning.q.val() {
             self.forward_store.read_used.next = true;
@@ -444,7 +409,6 @@ impl Logic for ColourLineSolver {
             self.forward_store.read_used.next = true;
             self.met.d.next = true;
             self.states.d.next = self.by_ink.val() | self.by_background.val();
-            self.planes.d.next = self.next_planes.val();
         }
         if self.going_forward.q.val() & !self.at_last.q.val() {
             self.next_cursor.next = self.cursor_up.q.val();
@@ -458,6 +422,21 @@ impl Logic for ColourLineSolver {
         self.cursor_down.d.next = self.next_cursor.val() - 1;
         self.at_last.d.next = self.next_cursor.val() == self.last_cell.q.val();
         self.at_first.d.next = self.next_cursor.val() == 0;
+        // The colours of the cell under the cursor, picked a cycle ahead
+        // from the next cursor (five 32-way multiplexers into a register:
+        // rotating the planes, as the black-and-white solver rotates its
+        // two words, cost about 250 LUT4s more here).
+        self.next_cell.next = 0.into();
+        for c in 0..COLOURS {
+            self.next_cell.next = self.next_cell.val().replace_bit(
+                c,
+                self.planes
+                    .q
+                    .val()
+                    .get_bit(32 * c + self.next_cursor.val().index()),
+            );
+        }
+        self.cell_colours.d.next = self.next_cell.val();
 
         // Cells come out last first: each plane shifts up, and its bit 0
         // takes the cell's colour (`<< 1` moved the plane below's bit 31
