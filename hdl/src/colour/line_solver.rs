@@ -128,11 +128,11 @@ pub struct ColourLineSolver {
     step_from: DFF<Bits<STATE_BITS>>,
     accept: DFF<Bits<STATE_BITS>>,
     // A block's states are painted with its ink a cycle after its gap is
-    // set: its new gap and its first state (both one-hot), and its ink
-    // (one-hot), registered.
-    paint_top: DFF<Bits<STATE_BITS>>,
-    paint_base: DFF<Bits<STATE_BITS>>,
+    // set: the states below its gap not yet covered by the blocks and gaps
+    // before it. Its ink (one-hot, 0 when no block is painted), and the
+    // states covered, at and below the last gap painted.
     paint_ink: DFF<Bits<8>>,
+    covered: DFF<Bits<STATE_BITS>>,
     masks: DFF<Bits<MASK_BITS>>,
     // The walk.
     cursor: DFF<Bits<6>>,
@@ -146,6 +146,7 @@ pub struct ColourLineSolver {
     going_backward: DFF<Bit>,
     forward_store: Ram<64, 5>,
     met_groups: DFF<Bits<MET_BITS>>,
+    met_cell: DFF<Bits<8>>,
     met: DFF<Bit>,
     result_q: DFF<Bits<PLANE_BITS>>,
     feasible_q: DFF<Bit>,
@@ -153,10 +154,13 @@ pub struct ColourLineSolver {
     // Combinational.
     next_gap_at: Signal<Local, Bits<8>>,
     gap_here: Signal<Local, Bits<STATE_BITS>>,
+    below_gap: Signal<Local, Bits<STATE_BITS>>,
     painted: Signal<Local, Bits<STATE_BITS>>,
     next_masks: Signal<Local, Bits<MASK_BITS>>,
     next_cursor: Signal<Local, Bits<6>>,
-    next_cell: Signal<Local, Bits<8>>,
+    cell_up: Signal<Local, Bits<8>>,
+    cell_down: Signal<Local, Bits<8>>,
+    cell_first: Signal<Local, Bits<8>>,
     enterable: Signal<Local, Bits<STATE_BITS>>,
     background: Signal<Local, Bit>,
     stepped: Signal<Local, Bits<STATE_BITS>>,
@@ -169,7 +173,6 @@ pub struct ColourLineSolver {
     meeting: Signal<Local, Bits<STATE_BITS>>,
     next_met: Signal<Local, Bits<MET_BITS>>,
     next_result: Signal<Local, Bits<PLANE_BITS>>,
-    any_met: Signal<Local, Bit>,
 }
 
 impl Logic for ColourLineSolver {
@@ -202,9 +205,8 @@ impl Logic for ColourLineSolver {
             skip_from,
             step_from,
             accept,
-            paint_top,
-            paint_base,
             paint_ink,
+            covered,
             masks,
             cursor,
             cursor_up,
@@ -216,6 +218,7 @@ impl Logic for ColourLineSolver {
             turning,
             going_backward,
             met_groups,
+            met_cell,
             met,
             result_q,
             feasible_q,
@@ -274,15 +277,25 @@ impl Logic for ColourLineSolver {
             }
             self.first_block.d.next = false;
             self.previous_ink.d.next = self.block_ink.q.val();
-            self.paint_top.d.next = self.gap_here.val();
-            self.paint_base.d.next = self.last_gap.q.val() << 1;
             self.paint_ink.d.next = Bits::<8>::from(1u64) << self.block_ink.q.val();
         } else {
             self.paint_ink.d.next = 0.into();
         }
-        // The block's states: from its first (g_{j−1} + 1) up to its gap,
-        // 2^(g_j) − 2^(g_{j−1} + 1), into the row of its ink.
-        self.painted.next = self.paint_top.q.val() - self.paint_base.q.val();
+        // The block's states: those below its gap (`gap_at` is the gap's
+        // place now) that no block or gap before it covers. A thermometer
+        // of compares with constants, not 2^(g_j) − 2^(g_{j−1}+1): that
+        // subtraction's 66-bit carry chain held the block to 71 MHz.
+        self.below_gap.next = 0.into();
+        for s in 0..STATE_BITS {
+            self.below_gap.next = self
+                .below_gap
+                .val()
+                .replace_bit(s, self.gap_at.q.val().index() > s);
+        }
+        self.painted.next = self.below_gap.val() & !self.covered.q.val();
+        if self.paint_ink.q.val().any() {
+            self.covered.d.next = self.below_gap.val() | self.last_gap.q.val();
+        }
         self.next_masks.next = self.masks.q.val();
         for c in 0..INKS {
             if self.paint_ink.q.val().get_bit(c + 1) {
@@ -322,14 +335,19 @@ impl Logic for ColourLineSolver {
 
         // Where the forward and backward runs meet, every cycle (used only
         // in the cycle after a backward step, when `met` is set): the
-        // background where F_p meets `by_background`, ink c where F_p
-        // stepped by an inked cell lands in an entered state of ink c.
+        // background where F_p meets the states a background cell leads
+        // to, ink c where F_p stepped by an inked cell lands in a state of
+        // ink c after the cell. Whether the cell may have that colour at
+        // all is asked a cycle later, of `met_cell` (the ink rows do not
+        // overlap): taken here, the cell's colours were the critical path.
         self.forward.next = bit_cast::<STATE_BITS, 64>(self.forward_store.read_data.val());
         self.hits.next = (((self.forward.val() & self.step_from.q.val()) << 1)
             | ((self.forward.val() & self.skip_from.q.val()) << 2))
-            & self.entered.val();
+            & self.states.q.val();
         self.next_met.next = 0.into();
-        self.meeting.next = self.forward.val() & self.by_background.val();
+        self.meeting.next = self.forward.val()
+            & ((self.states.q.val() & self.gaps.q.val())
+                | ((self.states.q.val() >> 1) & self.block_ends.q.val()));
         for g in 0..GROUPS {
             self.next_met.next = self
                 .next_met
@@ -345,6 +363,7 @@ impl Logic for ColourLineSolver {
                     .replace_bit(22 * (c + 1) + g, self.meeting.val().get_bits::<3>(3 * g).any());
             }
         }
+        self.met_cell.d.next = self.cell_colours.q.val();
         self.met_groups.d.next = self.next_met.val();
 
         match self.phase.q.val() {
@@ -401,8 +420,13 @@ impl Logic for ColourLineSolver {
             self.forward_store.read_used.next = true;
             self.forward_store.read_address.next = bit_cast::<5, 6>(self.cursor.q.val());
             self.states.d.next = self.accept.q.val();
+            // A fill exists when the forward run ends in an accepting
+            // state (known here, not from the meetings: an OR of all 110
+            // of their groups into this flag's enable was a 89 MHz path).
+            self.feasible_q.d.next = (self.states.q.val() & self.accept.q.val()).any();
             if self.too_long.q.val() {
                 self.states.d.next = 0.into();
+                self.feasible_q.d.next = false;
             }
         }
         if self.going_backward.q.val() {
@@ -422,41 +446,56 @@ impl Logic for ColourLineSolver {
         self.cursor_down.d.next = self.next_cursor.val() - 1;
         self.at_last.d.next = self.next_cursor.val() == self.last_cell.q.val();
         self.at_first.d.next = self.next_cursor.val() == 0;
-        // The colours of the cell under the cursor, picked a cycle ahead
-        // from the next cursor (five 32-way multiplexers into a register:
-        // rotating the planes, as the black-and-white solver rotates its
-        // two words, cost about 250 LUT4s more here).
-        self.next_cell.next = 0.into();
+        // The colours of the cell under the cursor, picked a cycle ahead:
+        // the cell above the cursor going forwards, the one below going
+        // backwards (32-way multiplexers on registered cursors), cell 0 in
+        // the layout, else the same cell. Picked from `next_cursor`, the
+        // cursor's own multiplexer came first, at 94 MHz; rotating the
+        // planes instead, as the black-and-white solver rotates its two
+        // words, cost about 250 LUT4s more.
+        self.cell_up.next = 0.into();
+        self.cell_down.next = 0.into();
+        self.cell_first.next = 0.into();
         for c in 0..COLOURS {
-            self.next_cell.next = self.next_cell.val().replace_bit(
+            self.cell_up.next = self.cell_up.val().replace_bit(
                 c,
                 self.planes
                     .q
                     .val()
-                    .get_bit(32 * c + self.next_cursor.val().index()),
+                    .get_bit(32 * c + bit_cast::<5, 6>(self.cursor_up.q.val()).index()),
             );
+            self.cell_down.next = self.cell_down.val().replace_bit(
+                c,
+                self.planes
+                    .q
+                    .val()
+                    .get_bit(32 * c + bit_cast::<5, 6>(self.cursor_down.q.val()).index()),
+            );
+            self.cell_first.next = self
+                .cell_first
+                .val()
+                .replace_bit(c, self.planes.q.val().get_bit(32 * c));
         }
-        self.cell_colours.d.next = self.next_cell.val();
+        if self.going_forward.q.val() & !self.at_last.q.val() {
+            self.cell_colours.d.next = self.cell_up.val();
+        } else if self.going_backward.q.val() & !self.at_first.q.val() {
+            self.cell_colours.d.next = self.cell_down.val();
+        } else if self.phase.q.val() == Phase::Layout {
+            self.cell_colours.d.next = self.cell_first.val();
+        }
 
         // Cells come out last first: each plane shifts up, and its bit 0
         // takes the cell's colour (`<< 1` moved the plane below's bit 31
         // there).
         self.next_result.next = self.result_q.q.val() << 1;
-        self.any_met.next = false;
         for c in 0..COLOURS {
-            self.next_result.next = self
-                .next_result
-                .val()
-                .replace_bit(32 * c, self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any());
-            if self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any() {
-                self.any_met.next = true;
-            }
+            self.next_result.next = self.next_result.val().replace_bit(
+                32 * c,
+                self.met_cell.q.val().get_bit(c) & self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any(),
+            );
         }
         if self.met.q.val() {
             self.result_q.d.next = self.next_result.val();
-            if self.any_met.val() {
-                self.feasible_q.d.next = true;
-            }
         }
         self.feasible.next = self.feasible_q.q.val();
         self.result.next = self.result_q.q.val();
@@ -482,6 +521,7 @@ impl Logic for ColourLineSolver {
             self.last_gap.d.next = 1.into();
             self.skip_from.d.next = 0.into();
             self.masks.d.next = 0.into();
+            self.covered.d.next = 1.into();
             self.states.d.next = 1.into();
             self.result_q.d.next = 0.into();
             self.feasible_q.d.next = false;

@@ -136,9 +136,10 @@ fn verilog_synthesises() {
         println!("colour line solver, {INKS} inks: {luts} LUT4s, {carries} carry cells, {brams} block RAMs");
         // The forward store: 64 bits, four SB_RAM40_4K.
         assert_eq!(brams, 4, "block RAMs of the colour line solver");
-        // 2 260 LUT4s and 113 carry cells on 2026-11-27.
+        // 2 373 LUT4s and 439 carry cells on 2026-11-27 (the paint's 66
+        // compares with constants go on carry chains, 8 bits each).
         assert!(
-            luts <= 2_500 && carries <= 128,
+            luts <= 2_550 && carries <= 480,
             "{luts} LUT4s, {carries} carry cells"
         );
     }
