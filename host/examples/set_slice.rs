@@ -9,6 +9,8 @@
 //! MODEL=1 cargo run --release -p nonohost --example set_slice -- ../shared/tournament/icga2016.txt 60 $(seq 401 500)
 //! ```
 //!
+//! The software's solutions are checked against the clues.
+//!
 //! `SAT_AFTER=N` hands the software's search to the SAT solver after N
 //! nodes instead of `solver::sat::SAT_AFTER_NODES` (`SAT_AFTER=never`: not
 //! at all, the search as it was before the hand-over).
@@ -124,6 +126,10 @@ fn main() {
         });
         let f = s.count_solutions(&p.rows, &p.columns, 1);
         let dt = t.elapsed().as_secs_f64();
+        if let Some(cells) = &f.first {
+            p.check_solution(cells)
+                .unwrap_or_else(|e| panic!("#{n}: the software's solution breaks the clues: {e}"));
+        }
         eprintln!("#{n} gave_up {} nodes {} seconds {dt:.3}", f.gave_up, f.nodes);
         total += dt;
         sums[0] += f.nodes;
