@@ -4,15 +4,25 @@ use crate::bench::{tick, yosys_cell_count, yosys_check};
 use crate::colour::line_logic::tests::random_line;
 use crate::colour::line_logic::{solve_line, Block as ClueBlock, ColourSet};
 
-/// The planes of a line's cells (see `PLANE_BITS`).
-fn planes(cells: &[ColourSet]) -> Bits<PLANE_BITS> {
-    let mut out: Bits<PLANE_BITS> = 0.into();
+/// The planes of a line's cells, a word a colour (see `PLANE_BITS`).
+pub(super) fn plane_words(cells: &[ColourSet]) -> [u64; COLOURS] {
+    let mut words = [0; COLOURS];
     for (i, &set) in cells.iter().enumerate() {
-        for c in 0..COLOURS {
-            out = out.replace_bit(32 * c + i, set >> c & 1 == 1);
+        for (c, word) in words.iter_mut().enumerate() {
+            *word |= ((set >> c & 1) as u64) << i;
         }
     }
-    out
+    words
+}
+
+/// The same planes as one port's bits.
+fn planes(cells: &[ColourSet]) -> Bits<PLANE_BITS> {
+    plane_words(cells)
+        .iter()
+        .rev()
+        .fold(0.into(), |bits: Bits<PLANE_BITS>, &w| {
+            (bits << 32) | bit_cast::<PLANE_BITS, 64>(w.into())
+        })
 }
 
 /// A line's cells back from planes.

@@ -1,3 +1,4 @@
+use super::tests::plane_words;
 use super::*;
 use crate::bench::boards::Rng;
 use crate::bench::iverilog_run;
@@ -78,12 +79,7 @@ fn verilog_matches_the_model() {
         let at = i * WORDS;
         words[at] = cells.len() as u64;
         words[at + 1] = blocks.len() as u64;
-        for c in 0..COLOURS {
-            words[at + 2 + c] = cells
-                .iter()
-                .enumerate()
-                .fold(0, |w, (p, &set)| w | ((set >> c & 1) as u64) << p);
-        }
+        words[at + 2..at + 2 + COLOURS].copy_from_slice(&plane_words(cells));
         for (j, b) in blocks.iter().enumerate() {
             words[at + 2 + COLOURS + j] = b.length as u64 | (b.ink as u64) << 8;
         }
@@ -103,14 +99,12 @@ fn verilog_matches_the_model() {
     for ((blocks, cells), line) in lines.iter().zip(results) {
         let mut expected = cells.clone();
         let feasible = solve_line(blocks, &mut expected);
-        let mut planes = [0u64; COLOURS];
-        if feasible {
-            for (p, &set) in expected.iter().enumerate() {
-                for (c, plane) in planes.iter_mut().enumerate() {
-                    *plane |= ((set >> c & 1) as u64) << p;
-                }
-            }
-        }
+        // A line with no fill leaves nothing.
+        let planes = if feasible {
+            plane_words(&expected)
+        } else {
+            [0; COLOURS]
+        };
         let result: String = planes.iter().rev().map(|w| format!("{w:08x}")).collect();
         let cycles = (blocks.len() + 2 * cells.len()) as u64 + LATENCY;
         assert_eq!(
