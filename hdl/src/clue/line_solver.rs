@@ -6,6 +6,8 @@
 //! the same computation in plain Rust): a row of at most 66 states, one cell
 //! per clock cycle, forwards and then backwards.
 //!
+//! The phases, the clue reads and the cursor are [`LineWalk`]'s:
+//!
 //! | phase | cycles | what |
 //! |---|---|---|
 //! | layout | k + 3 | read the clue, one block per cycle; mark each gap and block end |
@@ -19,12 +21,11 @@
 //! program: the README's "clue engine" section has the measurements.
 
 use crate::common::line_reg::{CellReg, LineReg};
+use crate::common::line_walk::LineWalk;
 use crate::common::ram::Ram;
 use rust_hdl::prelude::*;
 
-/// Cycles of a line solve besides k + 2L: the start cycle, three of layout,
-/// the turn, the drain.
-pub const LATENCY: u64 = 6;
+pub use crate::common::line_walk::LATENCY;
 
 /// Most blocks in a clue.
 pub const MAX_BLOCKS: usize = 32;
@@ -36,17 +37,7 @@ type States = Bits<66>;
 /// reaches states 0..=33 (its last gap sits at most at L + 1).
 type StateReg = LineReg<66, 34>;
 
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-enum Phase {
-    Idle,
-    Layout,
-    Forward,
-    Turn,
-    Backward,
-    Drain,
-}
-
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct LineSolver {
     pub clock: Signal<In, Clock>,
     /// Pulse: solve the line given by `length`, `blocks`, `known`, `value`
@@ -72,25 +63,15 @@ pub struct LineSolver {
     pub can_empty: Signal<Out, Bits<64>>,
     /// Some fill agrees with the clue and the known cells (with `done`).
     pub feasible: Signal<Out, Bit>,
-    phase: DFF<Phase>,
+    /// When each step is (the phases, the clue reads, the cursor).
+    walk: LineWalk<7>,
     // The line: which cells can be filled, which emptied.
     fillable: CellReg,
     emptiable: CellReg,
-    last_cell: DFF<Bits<7>>,
     /// L + 1: where g_k may be at most.
     gap_limit: DFF<Bits<8>>,
-    last_block: DFF<Bits<6>>,
-    // Layout.
-    issued: DFF<Bits<6>>,
-    /// In Layout with blocks left to ask for (`issued != last_block`), kept
-    /// a cycle ahead: the compare in front of Layout's choices was a
-    /// critical path of the probing image.
-    issuing: DFF<Bit>,
-    arriving: DFF<Bit>,
     // The clue memory's word, registered (it comes from a block RAM's port).
     block_length: DFF<Bits<7>>,
-    arrived: DFF<Bit>,
-    drained: DFF<Bits<2>>,
     gap_at: DFF<Bits<8>>,
     too_long: DFF<Bit>,
     gaps: DFF<States>,
@@ -98,113 +79,26 @@ pub struct LineSolver {
     last_gap: DFF<States>,
     fill_from: DFF<States>,
     accept: DFF<States>,
-    // The walk.
-    cursor: DFF<Bits<7>>,
-    cursor_up: DFF<Bits<7>>,
-    cursor_down: DFF<Bits<7>>,
-    at_last: DFF<Bit>,
-    at_first: DFF<Bit>,
     states: StateReg,
-    // The phase's steps as flags of their own, so that the clock enables of
-    // the wide registers come straight from a flip-flop (the critical path).
-    going_forward: DFF<Bit>,
-    turning: DFF<Bit>,
-    going_backward: DFF<Bit>,
     forward_store: Ram<64, 6>,
     met_fill: DFF<Bits<64>>,
     met_empty: DFF<Bits<64>>,
     met_fill_states: Signal<Local, Bits<64>>,
     met_empty_states: Signal<Local, Bits<64>>,
-    even_bits: Constant<Bits<64>>,
-    met: DFF<Bit>,
     can_fill_q: CellReg,
     can_empty_q: CellReg,
     feasible_q: DFF<Bit>,
-    done_q: DFF<Bit>,
     // Combinational.
     next_gap_at: Signal<Local, Bits<8>>,
     gap_here: Signal<Local, States>,
-    next_cursor: Signal<Local, Bits<7>>,
     /// The line's last bit: 63, or 31 narrow.
     top: Signal<Local, Bits<6>>,
     cell_fillable: Signal<Local, Bit>,
     cell_emptiable: Signal<Local, Bit>,
     by_fill_forward: Signal<Local, States>,
-    one: Constant<States>,
     by_empty_forward: Signal<Local, States>,
     by_fill: Signal<Local, States>,
     by_empty: Signal<Local, States>,
-}
-
-impl Default for LineSolver {
-    fn default() -> Self {
-        LineSolver {
-            clock: Default::default(),
-            start: Default::default(),
-            narrow: Default::default(),
-            length: Default::default(),
-            blocks: Default::default(),
-            known: Default::default(),
-            value: Default::default(),
-            clue_address: Default::default(),
-            clue_length: Default::default(),
-            busy: Default::default(),
-            done: Default::default(),
-            can_fill: Default::default(),
-            can_empty: Default::default(),
-            feasible: Default::default(),
-            phase: Default::default(),
-            fillable: Default::default(),
-            emptiable: Default::default(),
-            last_cell: Default::default(),
-            gap_limit: Default::default(),
-            last_block: Default::default(),
-            issued: Default::default(),
-            issuing: Default::default(),
-            arriving: Default::default(),
-            block_length: Default::default(),
-            arrived: Default::default(),
-            drained: Default::default(),
-            gap_at: Default::default(),
-            too_long: Default::default(),
-            gaps: Default::default(),
-            block_ends: Default::default(),
-            last_gap: Default::default(),
-            fill_from: Default::default(),
-            accept: Default::default(),
-            cursor: Default::default(),
-            cursor_up: Default::default(),
-            cursor_down: Default::default(),
-            at_last: Default::default(),
-            at_first: Default::default(),
-            states: Default::default(),
-            going_forward: Default::default(),
-            turning: Default::default(),
-            going_backward: Default::default(),
-            forward_store: Default::default(),
-            met_fill: Default::default(),
-            met_empty: Default::default(),
-            met_fill_states: Default::default(),
-            met_empty_states: Default::default(),
-            even_bits: crate::constant(0x5555_5555_5555_5555u64),
-            met: Default::default(),
-            can_fill_q: Default::default(),
-            can_empty_q: Default::default(),
-            feasible_q: Default::default(),
-            done_q: Default::default(),
-            next_gap_at: Default::default(),
-            gap_here: Default::default(),
-            next_cursor: Default::default(),
-            top: Default::default(),
-            cell_fillable: Default::default(),
-            cell_emptiable: Default::default(),
-            by_fill_forward: Default::default(),
-            one: crate::constant(1u64),
-            by_empty_forward: Default::default(),
-            by_fill: Default::default(),
-            by_empty: Default::default(),
-        }
-    }
 }
 
 impl Logic for LineSolver {
@@ -213,18 +107,10 @@ impl Logic for LineSolver {
         dff_setup!(
             self,
             clock,
-            phase,
             fillable,
             emptiable,
-            last_cell,
             gap_limit,
-            last_block,
-            issued,
-            issuing,
-            arriving,
             block_length,
-            arrived,
-            drained,
             gap_at,
             too_long,
             gaps,
@@ -232,22 +118,12 @@ impl Logic for LineSolver {
             last_gap,
             fill_from,
             accept,
-            cursor,
-            cursor_up,
-            cursor_down,
-            at_last,
-            at_first,
             states,
-            going_forward,
-            turning,
-            going_backward,
             met_fill,
             met_empty,
-            met,
             can_fill_q,
             can_empty_q,
-            feasible_q,
-            done_q
+            feasible_q
         );
         self.fillable.narrow.next = self.narrow.val();
         self.emptiable.narrow.next = self.narrow.val();
@@ -259,16 +135,22 @@ impl Logic for LineSolver {
         } else {
             self.top.next = 63.into();
         }
+        self.walk.clock.next = self.clock.val();
+        self.walk.start.next = self.start.val();
+        self.walk.length.next = self.length.val();
+        self.walk.blocks.next = self.blocks.val();
+        self.clue_address.next = self.walk.clue_address.val();
+        self.done.next = self.walk.done.val();
+        self.busy.next = self.walk.busy.val();
         self.forward_store.clock.next = self.clock.val();
         // Forward writes, Turn and Backward read: never both at once.
         self.forward_store.read_used.next = false;
         self.forward_store.write_enable.next = false;
         self.forward_store.write_keep.next = 0.into();
-        self.forward_store.write_address.next = bit_cast::<6, 7>(self.cursor.q.val());
+        self.forward_store.write_address.next = bit_cast::<6, 7>(self.walk.cursor.val());
         self.forward_store.write_data.next = bit_cast::<64, 66>(self.states.q.val());
         // Read F_{p−1} while on cell p (backwards), so it is there for p − 1.
-        self.forward_store.read_address.next = bit_cast::<6, 7>(self.cursor.q.val() - 1);
-        self.clue_address.next = bit_cast::<5, 6>(self.issued.q.val());
+        self.forward_store.read_address.next = bit_cast::<6, 7>(self.walk.cursor.val() - 1);
         // The cell under the cursor: the line's two words rotate right past
         // bit 0 going forwards, so that going backwards they rotate left past
         // the top bit (no 64-way multiplexer on the path). Which end, on
@@ -276,14 +158,10 @@ impl Logic for LineSolver {
         // it made a critical path into `states` on nextpnr seeds.
         self.cell_fillable.next = self.fillable.q.val().get_bit(0);
         self.cell_emptiable.next = self.emptiable.q.val().get_bit(0);
-        if self.going_backward.q.val() {
+        if self.walk.going_backward.val() {
             self.cell_fillable.next = self.fillable.q.val().get_bit(self.top.val().index());
             self.cell_emptiable.next = self.emptiable.q.val().get_bit(self.top.val().index());
         }
-        self.next_cursor.next = self.cursor.q.val();
-        self.arriving.d.next = false;
-        self.met.d.next = false;
-        self.done_q.d.next = false;
 
         // A block's length arriving: its gap g_j sits b + 1 places after g_{j−1},
         // its last cell just before g_j. A clue that needs more than L cells
@@ -293,13 +171,12 @@ impl Logic for LineSolver {
         // added meanwhile, which keeps `gap_at` under 65 + 2 × 65 < 256, and
         // `too_long` is still set long before the turn reads it.
         self.block_length.d.next = self.clue_length.val();
-        self.arrived.d.next = self.arriving.q.val();
         self.next_gap_at.next = self.gap_at.q.val() + bit_cast::<8, 7>(self.block_length.q.val()) + 1;
-        self.gap_here.next = self.one.val() << self.next_gap_at.val();
+        self.gap_here.next = Bits::<66>::from(1u64) << self.next_gap_at.val();
         if self.gap_at.q.val() > self.gap_limit.q.val() {
             self.too_long.d.next = true;
         }
-        if self.arrived.q.val() & !self.too_long.q.val() {
+        if self.walk.arrived.val() & !self.too_long.q.val() {
             self.gap_at.d.next = self.next_gap_at.val();
             self.gaps.d.next = self.gaps.q.val() | self.gap_here.val();
             self.block_ends.d.next = self.block_ends.q.val() | (self.gap_here.val() >> 1);
@@ -340,98 +217,41 @@ impl Logic for LineSolver {
             self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_fill.val());
         self.met_empty_states.next =
             self.forward_store.read_data.val() & bit_cast::<64, 66>(self.by_empty.val());
-        self.met_fill.d.next =
-            (self.met_fill_states.val() | (self.met_fill_states.val() >> 1)) & self.even_bits.val();
-        self.met_empty.d.next =
-            (self.met_empty_states.val() | (self.met_empty_states.val() >> 1)) & self.even_bits.val();
+        self.met_fill.d.next = (self.met_fill_states.val() | (self.met_fill_states.val() >> 1))
+            & Bits::<64>::from(0x5555_5555_5555_5555u64);
+        self.met_empty.d.next = (self.met_empty_states.val() | (self.met_empty_states.val() >> 1))
+            & Bits::<64>::from(0x5555_5555_5555_5555u64);
 
-        match self.phase.q.val() {
-            Phase::Idle => {}
-            Phase::Layout => {
-                if self.issuing.q.val() {
-                    self.issued.d.next = self.issued.q.val() + 1;
-                    self.issuing.d.next = self.issued.q.val() + 1 != self.last_block.q.val();
-                    self.arriving.d.next = true;
-                } else if self.drained.q.val() != 2 {
-                    self.drained.d.next = self.drained.q.val() + 1;
-                } else {
-                    // States past g_k are never reached (only g_k could fill into them).
-                    self.fill_from.d.next = !(self.block_ends.q.val() | self.last_gap.q.val());
-                    self.accept.d.next = self.last_gap.q.val() | (self.last_gap.q.val() >> 1);
-                    self.phase.d.next = Phase::Forward;
-                    self.going_forward.d.next = true;
-                }
-            }
-            Phase::Forward => {
-                if self.at_last.q.val() {
-                    self.phase.d.next = Phase::Turn;
-                    self.going_forward.d.next = false;
-                    self.turning.d.next = true;
-                }
-            }
-            Phase::Turn => {
-                self.phase.d.next = Phase::Backward;
-                self.turning.d.next = false;
-                self.going_backward.d.next = true;
-            }
-            Phase::Backward => {
-                if self.at_first.q.val() {
-                    self.phase.d.next = Phase::Drain;
-                    self.going_backward.d.next = false;
-                }
-            }
-            Phase::Drain => {
-                self.done_q.d.next = true;
-                self.phase.d.next = Phase::Idle;
-            }
-            _ => {
-                self.phase.d.next = Phase::Idle;
-            }
+        // States past g_k are never reached (only g_k could fill into them).
+        if self.walk.laid_out.val() {
+            self.fill_from.d.next = !(self.block_ends.q.val() | self.last_gap.q.val());
+            self.accept.d.next = self.last_gap.q.val() | (self.last_gap.q.val() >> 1);
         }
-        // The steps of each phase (see the flags).
-        if self.going_forward.q.val() {
+        // The steps of the walk.
+        if self.walk.going_forward.val() {
             self.states.d.next = self.by_fill_forward.val() | self.by_empty_forward.val();
             self.forward_store.write_enable.next = true;
             self.fillable.d.next = (self.fillable.q.val() >> 1) | (self.fillable.q.val() << self.top.val());
             self.emptiable.d.next =
                 (self.emptiable.q.val() >> 1) | (self.emptiable.q.val() << self.top.val());
         }
-        if self.turning.q.val() {
+        if self.walk.turning.val() {
             self.forward_store.read_used.next = true;
-            self.forward_store.read_address.next = bit_cast::<6, 7>(self.cursor.q.val());
+            self.forward_store.read_address.next = bit_cast::<6, 7>(self.walk.cursor.val());
             self.states.d.next = self.accept.q.val();
             if self.too_long.q.val() {
                 self.states.d.next = 0.into();
             }
         }
-        if self.going_backward.q.val() {
+        if self.walk.going_backward.val() {
             self.forward_store.read_used.next = true;
-            self.met.d.next = true;
             self.states.d.next = self.by_fill.val() | self.by_empty.val();
             self.fillable.d.next = (self.fillable.q.val() << 1) | (self.fillable.q.val() >> self.top.val());
             self.emptiable.d.next =
                 (self.emptiable.q.val() << 1) | (self.emptiable.q.val() >> self.top.val());
         }
-        // The cursor moves up going forwards until the last cell, down
-        // going backwards until the first (on the flags, high in Forward and
-        // Backward exactly: decoded from `phase` the multiplexer made a
-        // critical path on nextpnr seeds).
-        if self.going_forward.q.val() & !self.at_last.q.val() {
-            self.next_cursor.next = self.cursor_up.q.val();
-        }
-        if self.going_backward.q.val() & !self.at_first.q.val() {
-            self.next_cursor.next = self.cursor_down.q.val();
-        }
-        // The cursor's neighbours and ends, registered to keep the
-        // multiplexer's path short.
-        self.cursor.d.next = self.next_cursor.val();
-        self.cursor_up.d.next = self.next_cursor.val() + 1;
-        self.cursor_down.d.next = self.next_cursor.val() - 1;
-        self.at_last.d.next = self.next_cursor.val() == self.last_cell.q.val();
-        self.at_first.d.next = self.next_cursor.val() == 0;
-
         // Cells come out last first: shift them in from the bottom.
-        if self.met.q.val() {
+        if self.walk.met.val() {
             self.can_fill_q.d.next =
                 (self.can_fill_q.q.val() << 1) | bit_cast::<64, 1>(self.met_fill.q.val().any().into());
             self.can_empty_q.d.next =
@@ -443,21 +263,13 @@ impl Logic for LineSolver {
         self.feasible.next = self.feasible_q.q.val();
         self.can_fill.next = self.can_fill_q.q.val();
         self.can_empty.next = self.can_empty_q.q.val();
-        self.done.next = self.done_q.q.val();
-        self.busy.next = self.phase.q.val() != Phase::Idle;
 
         // Start: latch the line. A cell can be filled unless known empty, and
         // be empty unless known filled (cells past L are never visited).
         if self.start.val() {
-            self.cursor.d.next = 0.into();
             self.fillable.d.next = !(self.known.val() & !self.value.val());
             self.emptiable.d.next = !(self.known.val() & self.value.val());
-            self.last_cell.d.next = self.length.val() - 1;
             self.gap_limit.d.next = bit_cast::<8, 7>(self.length.val()) + 1;
-            self.last_block.d.next = self.blocks.val();
-            self.issued.d.next = 0.into();
-            self.issuing.d.next = self.blocks.val() != 0;
-            self.drained.d.next = 0.into();
             self.gap_at.d.next = 0.into();
             self.too_long.d.next = false;
             self.gaps.d.next = 1.into();
@@ -467,10 +279,6 @@ impl Logic for LineSolver {
             self.can_fill_q.d.next = 0.into();
             self.can_empty_q.d.next = 0.into();
             self.feasible_q.d.next = false;
-            self.phase.d.next = Phase::Layout;
-            self.going_forward.d.next = false;
-            self.turning.d.next = false;
-            self.going_backward.d.next = false;
         }
     }
 }

@@ -6,7 +6,7 @@
 //!
 //! It is the black-and-white solver (`clue::line_solver`) with an ink on
 //! every block state: the same row of states, one cell a clock cycle,
-//! forwards and then backwards, and the same cycles, k + 2L + [`LATENCY`]
+//! forwards and then backwards ([`LineWalk`]), and the same cycles, k + 2L + [`LATENCY`]
 //! from `start` to `done`, whatever the number of inks. What colour adds:
 //!
 //! * the layout paints each block's states with its ink (`masks`, one row
@@ -31,10 +31,11 @@
 //! (p < L) reaches state 2p ≤ 62 at most, so the forward store is 64 bits
 //! wide, four block RAMs.
 
+use crate::common::line_walk::LineWalk;
 use crate::common::ram::Ram;
 use rust_hdl::prelude::*;
 
-pub use crate::clue::line_solver::LATENCY;
+pub use crate::common::line_walk::LATENCY;
 
 /// Inks, 1..=INKS; colour 0 is the background.
 pub const INKS: usize = 4;
@@ -65,16 +66,6 @@ const MET_BITS: usize = GROUPS * COLOURS;
 // writes a constant's name into the Verilog, not its value.
 const _: () = assert!(STATE_BITS == 66 && GROUPS == 22 && MAX_CELLS == 32);
 
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-enum Phase {
-    Idle,
-    Layout,
-    Forward,
-    Turn,
-    Backward,
-    Drain,
-}
-
 #[derive(LogicBlock, Default)]
 pub struct ColourLineSolver {
     pub clock: Signal<In, Clock>,
@@ -99,21 +90,15 @@ pub struct ColourLineSolver {
     pub done: Signal<Out, Bit>,
     pub result: Signal<Out, Bits<PLANE_BITS>>,
     pub feasible: Signal<Out, Bit>,
-    phase: DFF<Phase>,
+    /// When each step is (the phases, the clue reads, the cursor).
+    walk: LineWalk<6>,
     // The line's planes, and the colours of the cell under the cursor.
     planes: DFF<Bits<PLANE_BITS>>,
     cell_colours: DFF<Bits<8>>,
-    last_cell: DFF<Bits<6>>,
     length_q: DFF<Bits<8>>,
-    last_block: DFF<Bits<6>>,
     // Layout, as in the black-and-white solver.
-    issued: DFF<Bits<6>>,
-    issuing: DFF<Bit>,
-    arriving: DFF<Bit>,
     block_length: DFF<Bits<6>>,
     block_ink: DFF<Bits<3>>,
-    arrived: DFF<Bit>,
-    drained: DFF<Bits<2>>,
     gap_at: DFF<Bits<8>>,
     // Cells the clue needs so far (a block's length, and a background cell
     // before a block of the ink before it); checked a cycle after the sum.
@@ -134,30 +119,19 @@ pub struct ColourLineSolver {
     paint_ink: DFF<Bits<8>>,
     covered: DFF<Bits<STATE_BITS>>,
     masks: DFF<Bits<MASK_BITS>>,
-    // The walk.
-    cursor: DFF<Bits<6>>,
-    cursor_up: DFF<Bits<6>>,
-    cursor_down: DFF<Bits<6>>,
-    at_last: DFF<Bit>,
-    at_first: DFF<Bit>,
     states: DFF<Bits<STATE_BITS>>,
-    going_forward: DFF<Bit>,
-    turning: DFF<Bit>,
-    going_backward: DFF<Bit>,
     forward_store: Ram<64, 5>,
     met_groups: DFF<Bits<MET_BITS>>,
     met_cell: DFF<Bits<8>>,
-    met: DFF<Bit>,
     result_q: DFF<Bits<PLANE_BITS>>,
     feasible_q: DFF<Bit>,
-    done_q: DFF<Bit>,
     // Combinational.
     next_gap_at: Signal<Local, Bits<8>>,
+    same_ink: Signal<Local, Bit>,
     gap_here: Signal<Local, Bits<STATE_BITS>>,
     below_gap: Signal<Local, Bits<STATE_BITS>>,
     painted: Signal<Local, Bits<STATE_BITS>>,
     next_masks: Signal<Local, Bits<MASK_BITS>>,
-    next_cursor: Signal<Local, Bits<6>>,
     cell_up: Signal<Local, Bits<8>>,
     cell_down: Signal<Local, Bits<8>>,
     cell_first: Signal<Local, Bits<8>>,
@@ -181,19 +155,11 @@ impl Logic for ColourLineSolver {
         dff_setup!(
             self,
             clock,
-            phase,
             planes,
             cell_colours,
-            last_cell,
             length_q,
-            last_block,
-            issued,
-            issuing,
-            arriving,
             block_length,
             block_ink,
-            arrived,
-            drained,
             gap_at,
             needed,
             too_long,
@@ -208,35 +174,28 @@ impl Logic for ColourLineSolver {
             paint_ink,
             covered,
             masks,
-            cursor,
-            cursor_up,
-            cursor_down,
-            at_last,
-            at_first,
             states,
-            going_forward,
-            turning,
-            going_backward,
             met_groups,
             met_cell,
-            met,
             result_q,
-            feasible_q,
-            done_q
+            feasible_q
         );
+        self.walk.clock.next = self.clock.val();
+        self.walk.start.next = self.start.val();
+        self.walk.length.next = self.length.val();
+        self.walk.blocks.next = self.blocks.val();
+        self.clue_address.next = self.walk.clue_address.val();
+        self.done.next = self.walk.done.val();
+        self.busy.next = self.walk.busy.val();
         self.forward_store.clock.next = self.clock.val();
         // Forward writes, Turn and Backward read: never both at once.
         self.forward_store.read_used.next = false;
         self.forward_store.write_enable.next = false;
         self.forward_store.write_keep.next = 0.into();
-        self.forward_store.write_address.next = bit_cast::<5, 6>(self.cursor.q.val());
+        self.forward_store.write_address.next = bit_cast::<5, 6>(self.walk.cursor.val());
         self.forward_store.write_data.next = bit_cast::<64, STATE_BITS>(self.states.q.val());
         // Read F_{p−1} while on cell p (backwards), so it is there for p − 1.
-        self.forward_store.read_address.next = bit_cast::<5, 6>(self.cursor.q.val() - 1);
-        self.clue_address.next = bit_cast::<5, 6>(self.issued.q.val());
-        self.arriving.d.next = false;
-        self.met.d.next = false;
-        self.done_q.d.next = false;
+        self.forward_store.read_address.next = bit_cast::<5, 6>(self.walk.cursor.val() - 1);
 
         self.background.next = self.cell_colours.q.val().get_bit(0);
         // The block states the cell may enter: those of its possible inks.
@@ -254,26 +213,25 @@ impl Logic for ColourLineSolver {
         // places are not the cells needed: `needed` counts those.
         self.block_length.d.next = self.clue_length.val();
         self.block_ink.d.next = self.clue_ink.val();
-        self.arrived.d.next = self.arriving.q.val();
         self.next_gap_at.next = self.gap_at.q.val() + bit_cast::<8, 6>(self.block_length.q.val()) + 1;
         self.gap_here.next = Bits::<STATE_BITS>::from(1u64) << self.next_gap_at.val();
+        // A block after one of its ink needs a background cell before it.
+        self.same_ink.next =
+            !self.first_block.q.val() & (self.previous_ink.q.val() == self.block_ink.q.val());
         if self.needed.q.val() > self.length_q.q.val() {
             self.too_long.d.next = true;
         }
-        if self.arrived.q.val() & !self.too_long.q.val() {
+        if self.walk.arrived.val() & !self.too_long.q.val() {
             self.gap_at.d.next = self.next_gap_at.val();
             self.gaps.d.next = self.gaps.q.val() | self.gap_here.val();
             self.block_ends.d.next = self.block_ends.q.val() | (self.gap_here.val() >> 1);
             self.last_gap.d.next = self.gap_here.val();
-            self.needed.d.next = self.needed.q.val() + bit_cast::<8, 6>(self.block_length.q.val());
-            if !self.first_block.q.val() {
-                if self.previous_ink.q.val() == self.block_ink.q.val() {
-                    self.needed.d.next =
-                        self.needed.q.val() + bit_cast::<8, 6>(self.block_length.q.val()) + 1;
-                } else {
-                    // The block before may end right where this one starts.
-                    self.skip_from.d.next = self.skip_from.q.val() | (self.last_gap.q.val() >> 1);
-                }
+            self.needed.d.next = self.needed.q.val()
+                + bit_cast::<8, 6>(self.block_length.q.val())
+                + bit_cast::<8, 1>(self.same_ink.val().into());
+            if !self.first_block.q.val() & !self.same_ink.val() {
+                // The block before may end right where this one starts.
+                self.skip_from.d.next = self.skip_from.q.val() | (self.last_gap.q.val() >> 1);
             }
             self.first_block.d.next = false;
             self.previous_ink.d.next = self.block_ink.q.val();
@@ -366,59 +324,20 @@ impl Logic for ColourLineSolver {
         self.met_cell.d.next = self.cell_colours.q.val();
         self.met_groups.d.next = self.next_met.val();
 
-        match self.phase.q.val() {
-            Phase::Idle => {}
-            Phase::Layout => {
-                if self.issuing.q.val() {
-                    self.issued.d.next = self.issued.q.val() + 1;
-                    self.issuing.d.next = self.issued.q.val() + 1 != self.last_block.q.val();
-                    self.arriving.d.next = true;
-                } else if self.drained.q.val() != 2 {
-                    self.drained.d.next = self.drained.q.val() + 1;
-                } else {
-                    // States past g_k are never reached (only g_k could step into them).
-                    self.step_from.d.next = !(self.block_ends.q.val() | self.last_gap.q.val());
-                    self.accept.d.next = self.last_gap.q.val() | (self.last_gap.q.val() >> 1);
-                    self.phase.d.next = Phase::Forward;
-                    self.going_forward.d.next = true;
-                }
-            }
-            Phase::Forward => {
-                if self.at_last.q.val() {
-                    self.phase.d.next = Phase::Turn;
-                    self.going_forward.d.next = false;
-                    self.turning.d.next = true;
-                }
-            }
-            Phase::Turn => {
-                self.phase.d.next = Phase::Backward;
-                self.turning.d.next = false;
-                self.going_backward.d.next = true;
-            }
-            Phase::Backward => {
-                if self.at_first.q.val() {
-                    self.phase.d.next = Phase::Drain;
-                    self.going_backward.d.next = false;
-                }
-            }
-            Phase::Drain => {
-                self.done_q.d.next = true;
-                self.phase.d.next = Phase::Idle;
-            }
-            _ => {
-                self.phase.d.next = Phase::Idle;
-            }
+        // States past g_k are never reached (only g_k could step into them).
+        if self.walk.laid_out.val() {
+            self.step_from.d.next = !(self.block_ends.q.val() | self.last_gap.q.val());
+            self.accept.d.next = self.last_gap.q.val() | (self.last_gap.q.val() >> 1);
         }
-        // The steps of each phase, on their flags (from flip-flops, for the
-        // clock enables of the wide registers).
-        if self.going_forward.q.val() {
+        // The steps of the walk.
+        if self.walk.going_forward.val() {
             self.states.d.next =
                 (self.stepped.val() & self.enterable.val()) | self.by_background_forward.val();
             self.forward_store.write_enable.next = true;
         }
-        if self.turning.q.val() {
+        if self.walk.turning.val() {
             self.forward_store.read_used.next = true;
-            self.forward_store.read_address.next = bit_cast::<5, 6>(self.cursor.q.val());
+            self.forward_store.read_address.next = bit_cast::<5, 6>(self.walk.cursor.val());
             self.states.d.next = self.accept.q.val();
             // A fill exists when the forward run ends in an accepting
             // state (known here, not from the meetings: an OR of all 110
@@ -429,23 +348,10 @@ impl Logic for ColourLineSolver {
                 self.feasible_q.d.next = false;
             }
         }
-        if self.going_backward.q.val() {
+        if self.walk.going_backward.val() {
             self.forward_store.read_used.next = true;
-            self.met.d.next = true;
             self.states.d.next = self.by_ink.val() | self.by_background.val();
         }
-        if self.going_forward.q.val() & !self.at_last.q.val() {
-            self.next_cursor.next = self.cursor_up.q.val();
-        } else if self.going_backward.q.val() & !self.at_first.q.val() {
-            self.next_cursor.next = self.cursor_down.q.val();
-        } else {
-            self.next_cursor.next = self.cursor.q.val();
-        }
-        self.cursor.d.next = self.next_cursor.val();
-        self.cursor_up.d.next = self.next_cursor.val() + 1;
-        self.cursor_down.d.next = self.next_cursor.val() - 1;
-        self.at_last.d.next = self.next_cursor.val() == self.last_cell.q.val();
-        self.at_first.d.next = self.next_cursor.val() == 0;
         // The colours of the cell under the cursor, picked a cycle ahead:
         // the cell above the cursor going forwards, the one below going
         // backwards (32-way multiplexers on registered cursors), cell 0 in
@@ -462,25 +368,25 @@ impl Logic for ColourLineSolver {
                 self.planes
                     .q
                     .val()
-                    .get_bit(32 * c + bit_cast::<5, 6>(self.cursor_up.q.val()).index()),
+                    .get_bit(32 * c + bit_cast::<5, 6>(self.walk.cursor_up.val()).index()),
             );
             self.cell_down.next = self.cell_down.val().replace_bit(
                 c,
                 self.planes
                     .q
                     .val()
-                    .get_bit(32 * c + bit_cast::<5, 6>(self.cursor_down.q.val()).index()),
+                    .get_bit(32 * c + bit_cast::<5, 6>(self.walk.cursor_down.val()).index()),
             );
             self.cell_first.next = self
                 .cell_first
                 .val()
                 .replace_bit(c, self.planes.q.val().get_bit(32 * c));
         }
-        if self.going_forward.q.val() & !self.at_last.q.val() {
+        if self.walk.going_forward.val() & !self.walk.at_last.val() {
             self.cell_colours.d.next = self.cell_up.val();
-        } else if self.going_backward.q.val() & !self.at_first.q.val() {
+        } else if self.walk.going_backward.val() & !self.walk.at_first.val() {
             self.cell_colours.d.next = self.cell_down.val();
-        } else if self.phase.q.val() == Phase::Layout {
+        } else if self.walk.in_layout.val() {
             self.cell_colours.d.next = self.cell_first.val();
         }
 
@@ -494,24 +400,16 @@ impl Logic for ColourLineSolver {
                 self.met_cell.q.val().get_bit(c) & self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any(),
             );
         }
-        if self.met.q.val() {
+        if self.walk.met.val() {
             self.result_q.d.next = self.next_result.val();
         }
         self.feasible.next = self.feasible_q.q.val();
         self.result.next = self.result_q.q.val();
-        self.done.next = self.done_q.q.val();
-        self.busy.next = self.phase.q.val() != Phase::Idle;
 
         // Start: latch the line.
         if self.start.val() {
-            self.cursor.d.next = 0.into();
             self.planes.d.next = self.cells.val();
-            self.last_cell.d.next = self.length.val() - 1;
             self.length_q.d.next = bit_cast::<8, 6>(self.length.val());
-            self.last_block.d.next = self.blocks.val();
-            self.issued.d.next = 0.into();
-            self.issuing.d.next = self.blocks.val() != 0;
-            self.drained.d.next = 0.into();
             self.gap_at.d.next = 0.into();
             self.needed.d.next = 0.into();
             self.too_long.d.next = false;
@@ -525,10 +423,6 @@ impl Logic for ColourLineSolver {
             self.states.d.next = 1.into();
             self.result_q.d.next = 0.into();
             self.feasible_q.d.next = false;
-            self.phase.d.next = Phase::Layout;
-            self.going_forward.d.next = false;
-            self.turning.d.next = false;
-            self.going_backward.d.next = false;
         }
     }
 }

@@ -115,14 +115,13 @@ pub struct Solver {
     /// Whether each byte of `u_changed` has a bit (one 32-bit OR before
     /// the register was a critical path of the DNF image), and their OR.
     u_changed_bytes: DFF<Bits<4>>,
-    /// A line with survivors is in stage U (`u_valid`, not `u_empty`).
-    u_survived: DFF<Bit>,
     changed_any: Signal<Local, Bit>,
     new_changed: Signal<Local, Bits<MAX_LINE>>,
     new_changed_bytes: Signal<Local, Bits<4>>,
     u_full: DFF<Bit>,
     u_empty: DFF<Bit>,
-    // A line with survivors: its word is written (registered, so that the
+    // A line with survivors is in stage U (`u_valid`, not `u_empty`): its
+    // word is written, and its newly fixed cells (registered, so that the
     // copies' write ports are a 2-input choice from registers).
     u_write: DFF<Bit>,
     // High exactly while `state` is Run (a flag of its own: the cycle that
@@ -171,7 +170,6 @@ impl Logic for Solver {
             u_value,
             u_changed,
             u_changed_bytes,
-            u_survived,
             u_full,
             u_empty,
             u_write,
@@ -270,7 +268,6 @@ impl Logic for Solver {
         }
         self.u_changed_bytes.d.next = self.new_changed_bytes.val();
         self.changed_any.next = self.u_changed_bytes.q.val().any();
-        self.u_survived.d.next = self.filter.result.val() & !self.filter.result_empty.val();
         self.u_full.d.next = self.new_known.val() == self.line_mask.q.val();
         self.u_empty.d.next = self.filter.result_empty.val();
         self.u_write.d.next = self.filter.result.val() & !self.filter.result_empty.val();
@@ -305,12 +302,11 @@ impl Logic for Solver {
                 self.fetched.d.next = false;
                 self.u_valid.d.next = false;
                 self.u_write.d.next = false;
-                self.u_survived.d.next = false;
             } else {
                 self.store.table_write.next = true;
             }
         }
-        self.memory.cells_write.next = self.u_survived.q.val() & self.changed_any.val();
+        self.memory.cells_write.next = self.u_write.q.val() & self.changed_any.val();
 
         // Anything in flight now is still in flight next cycle, or has
         // become a commit (a line's last pair, W, becomes U), or has been
@@ -444,7 +440,6 @@ impl Logic for Solver {
             self.u_valid.d.next = true;
             self.u_empty.d.next = true;
             self.u_write.d.next = false;
-            self.u_survived.d.next = false;
             self.filter.flush.next = true;
         }
     }
