@@ -4,11 +4,19 @@
 //! With a folder as the fourth argument, each puzzle is also written there
 //! as webpbn XML, for other solvers (`pbnsolve -u FILE`).
 //!
+//! With `MODEL=1` each puzzle also goes through the colour engine's
+//! cycle-exact model (`nonogram_hdl::colour::model`, uniqueness decided,
+//! a budget of 96 × 2^20 cycles, about 1 s at 100 MHz), whose verdict must
+//! agree with the software's wherever both decide; it prints the board time
+//! at 100 MHz beside the software's. The model is the design's price: the
+//! colour engine is not in gateware yet.
+//!
 //! ```sh
 //! cargo run --release -p nonohost --example colour_bench -- 200 1 20 [DIR]
 //! ```
 //! (count, seed, seconds a puzzle.)
 
+use nonogram_hdl::link::protocol::status::outcome;
 use nonohost::colour::search::solve;
 use nonohost::colour::{clue_of_line, Colour, ColourPuzzle, Hint, Rule};
 use nonohost::solver::Budget;
@@ -38,6 +46,9 @@ fn main() {
     };
     let (mut unique, mut several, mut none, mut gave_up) = (0, 0, 0, 0);
     let mut times = Vec::new();
+    let model = std::env::var("MODEL").is_ok_and(|m| m == "1");
+    // Board seconds a puzzle, and the model's give-ups.
+    let (mut board, mut board_gave_up) = (Vec::new(), 0);
     for i in 0..count {
         let h = 5 + (next() % 26) as usize;
         let w = 5 + (next() % 26) as usize;
@@ -70,6 +81,20 @@ fn main() {
             (1, _) => unique += 1,
             _ => several += 1,
         }
+        if model {
+            let v = engine_model(&p);
+            board.push(v.cycles as f64 / 1e8);
+            let want = match found.count {
+                0 => outcome::CONTRADICTION,
+                1 => outcome::SOLVED,
+                _ => outcome::SEVERAL,
+            };
+            if v.outcome == outcome::GAVE_UP {
+                board_gave_up += 1;
+            } else if !found.gave_up {
+                assert_eq!(v.outcome, want, "puzzle {i}: the model and the software disagree");
+            }
+        }
         for s in found.first.iter().chain(&found.second) {
             assert!(
                 p.check_solution(s).is_ok(),
@@ -90,6 +115,41 @@ fn main() {
     for (t, i, h, w, inks) in times.iter().take(5) {
         println!("  #{i}: {w}x{h}, {inks} inks, {t:.2} s");
     }
+    if model {
+        board.sort_by(f64::total_cmp);
+        println!(
+            "the colour engine's model at 100 MHz: {:.2} s of board time in all, median {:.4} s, max {:.2} s; \
+             {board_gave_up} gave up; no disagreement with the software",
+            board.iter().sum::<f64>(),
+            board[board.len() / 2],
+            board[board.len() - 1]
+        );
+    }
+}
+
+/// The colour engine's model on the puzzle, uniqueness decided, about 1 s
+/// of board time.
+fn engine_model(p: &ColourPuzzle) -> nonogram_hdl::colour::model::ColourVerdict {
+    use nonogram_hdl::colour::line_logic::Block;
+    use nonogram_hdl::colour::model::{solve, ColourMode};
+    let blocks = |lines: &[Vec<Hint>]| -> Vec<Vec<Block>> {
+        lines
+            .iter()
+            .map(|l| {
+                l.iter()
+                    .map(|h| Block {
+                        length: h.len,
+                        ink: h.colour,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let mode = ColourMode {
+        budget: 96,
+        first: false,
+    };
+    solve(&blocks(&p.rows), &blocks(&p.columns), p.colours.len(), mode)
 }
 
 fn puzzle(h: usize, w: usize, inks: usize, grid: &[u8]) -> ColourPuzzle {

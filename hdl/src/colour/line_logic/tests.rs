@@ -2,7 +2,7 @@ use super::*;
 use crate::bench::boards::Rng;
 
 /// Every fill of the line, by placing the blocks one after another.
-fn fills(blocks: &[Block], length: usize) -> Vec<Vec<u8>> {
+pub(crate) fn fills(blocks: &[Block], length: usize) -> Vec<Vec<u8>> {
     fn place(blocks: &[Block], from: usize, line: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
         let Some((block, rest)) = blocks.split_first() else {
             out.push(line.clone());
@@ -40,7 +40,7 @@ fn brute(blocks: &[Block], cells: &[ColourSet]) -> Option<Vec<ColourSet>> {
 }
 
 /// The clue of a line of colours: its runs of one ink.
-fn clue_of(line: &[u8]) -> Vec<Block> {
+pub(crate) fn clue_of(line: &[u8]) -> Vec<Block> {
     let mut blocks: Vec<Block> = vec![];
     for (i, &c) in line.iter().enumerate() {
         if c == 0 {
