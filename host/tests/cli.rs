@@ -754,6 +754,28 @@ fn the_goal_is_checked() {
             .contains("row 4 reads 2 but its clue is 1"),
         "{j}"
     );
+    // Two solutions; the search finds the other one first. In
+    // first-solution mode a goal that fits the clues is another solution,
+    // not a mismatch.
+    let two = temp(
+        "twogoals.non",
+        "width 4\nheight 5\nrows\n1\n1,1\n0\n2\n1\ncolumns\n1,1\n1,1\n1\n1\ngoal \"01001001000001101000\"\n",
+    );
+    let o = nonohost(&["solve", "--first", "--json", &two]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (j["goal"].as_str(), j["uniqueness_checked"].as_bool()),
+        (Some("other"), Some(false)),
+        "{j}"
+    );
+    let o = nonohost(&["solve", "--json", &two]);
+    let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (j["status"].as_str(), j["goal"].as_str()),
+        (Some("several_solutions"), Some("other")),
+        "{j}"
+    );
 }
 
 #[test]

@@ -209,7 +209,9 @@ impl Report {
                         "mismatch",
                         Some(format!("the goal (line {at}) breaks the clues: {e}")),
                     )
-                } else if self.status == Status::SeveralSolutions {
+                } else if self.status == Status::SeveralSolutions || self.uniqueness_checked == Some(false) {
+                    // (In first-solution mode a goal that differs yet fits
+                    // the clues shows that the puzzle has several.)
                     ("other", Some(format!("the goal (line {at}) is another solution")))
                 } else {
                     let differ = answer.map_or(0, |a| a.iter().zip(&goal).filter(|(a, b)| a != b).count());
