@@ -1,5 +1,6 @@
-//! The colour clue engine (issue 28), model first: so far its line logic,
-//! a board solved by line logic alone, and the line solver in gateware.
+//! The colour clue engine (issue 28), model first: its line logic, the
+//! engine's cycle-exact model (line logic and search, both modes), and the
+//! line solver in gateware.
 
 pub mod line_logic;
 pub mod line_solver;
