@@ -696,9 +696,14 @@ fn run_verilated_at(
     random_init: Option<u64>,
     tag: &str,
 ) -> (Events, f64) {
+    // A folder of its own for every run: tests running at once may use the
+    // same tag (two of them both ran "alone" here, and one removed the
+    // other's stream before it was read).
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("verilated-runs")
-        .join(format!("{}-{tag}", std::process::id()));
+        .join(format!("{}-{run}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut args = vec![];
     if let Some(seed) = random_init {
