@@ -1,8 +1,9 @@
-A mushroom in four colours, in Olšák's .g format.
+A mushroom in four colours, in Olšák's .g format. The colour 1 is that of
+blocks without a letter.
 
 #d
    0:   white
-   1:*  #ff0000  red: blocks without a letter
+   1:*  #ff0000  red
    w:w  #f0f0f0  white2
    b:b  #8b4513  brown
    g:g  #00a000  green

@@ -51,6 +51,17 @@ impl Palette {
     }
 }
 
+/// A colour's value: `#rrggbb`, `#rgb`, or a name (`None` when it is one
+/// nonohost does not know). A `#` value that is not hexadecimal is an error.
+pub(crate) fn colour_value(value: &str) -> Result<Option<[u8; 3]>, String> {
+    match rgb_of(value) {
+        None if value.starts_with('#') => Err(format!(
+            "'{value}' is not a colour value (#rrggbb, #rgb, or a name such as red)"
+        )),
+        rgb => Ok(rgb),
+    }
+}
+
 /// A clue of blocks with optional colour characters: numbers separated
 /// by commas and/or spaces, each followed by at most one colour character
 /// that touches it (`3`, `3r`). `0` or `-` alone is the empty clue;

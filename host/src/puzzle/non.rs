@@ -1,8 +1,8 @@
 //! Steve Simpson's `.non` format, with nonogram-db's and pbnsolve's extensions.
 
-use super::colours::{goal_cells, hints, into_any, parse_block_clue, Palette};
+use super::colours::{colour_value, goal_cells, hints, into_any, parse_block_clue, Palette};
 use super::{parse_dimension, AnyPuzzle, Errors, ParseError, Puzzle};
-use crate::colour::{rgb_of, ColourPuzzle, Rule};
+use crate::colour::{ColourPuzzle, Rule};
 
 /// Steve Simpson's `.non` format. Keywords in any order; `width w` (or
 /// `columns w`) and `height h` (or `rows h`) give the size; a line `rows`
@@ -13,6 +13,10 @@ use crate::colour::{rgb_of, ColourPuzzle, Rule};
 /// clues (nonogram-db's rule), except the one right before the next keyword,
 /// which separates sections. A section that is still short is an error that
 /// names the first missing line.
+///
+/// A line whose first character is `#` is a comment, anywhere but inside a
+/// goal grid (where `#` is a filled cell); so is a `#` after a space on a
+/// clue line or after a size (`2,1  # the handle`).
 ///
 /// `goal` gives the intended solution: `goal "0110…"` on one line (`0` empty,
 /// anything else filled), or `goal` followed by one line per row (pbnsolve's
@@ -37,7 +41,7 @@ pub fn parse(file: &str, text: &str) -> Result<AnyPuzzle, ParseError> {
         let (word, rest) = split_word(line);
         let word = word.to_ascii_lowercase();
         let set = |slot: &mut Option<(usize, usize)>, what: &str| -> Result<(), ParseError> {
-            let n = parse_dimension(what, rest, &e, i + 1)?;
+            let n = parse_dimension(what, uncomment(rest), &e, i + 1)?;
             if let Some((m, at)) = *slot {
                 if m != n {
                     return Err(e.at(i + 1, format!("{what} {n} contradicts {what} {m} on line {at}")));
@@ -49,8 +53,8 @@ pub fn parse(file: &str, text: &str) -> Result<AnyPuzzle, ParseError> {
         match word.as_str() {
             "width" => set(&mut width, "width")?,
             "height" => set(&mut height, "height")?,
-            "columns" if !rest.trim().is_empty() => set(&mut width, "width")?,
-            "rows" if !rest.trim().is_empty() => set(&mut height, "height")?,
+            "columns" if !uncomment(rest).trim().is_empty() => set(&mut width, "width")?,
+            "rows" if !uncomment(rest).trim().is_empty() => set(&mut height, "height")?,
             "title" => title = Some(unquote(rest.trim()).to_string()),
             "color" | "colour" => {
                 let mut words = rest.split_whitespace();
@@ -73,7 +77,11 @@ pub fn parse(file: &str, text: &str) -> Result<AnyPuzzle, ParseError> {
                         format!("'color {ch}': digits and commas cannot name a colour"),
                     ));
                 }
-                declared.push((i + 1, ch, value.and_then(rgb_of)));
+                let rgb = match value {
+                    Some(v) => Some(colour_value(v).map_err(|m| e.at(i + 1, m))?),
+                    None => None,
+                };
+                declared.push((i + 1, ch, rgb.flatten()));
             }
             _ => {}
         }
@@ -90,7 +98,7 @@ pub fn parse(file: &str, text: &str) -> Result<AnyPuzzle, ParseError> {
         let line = lines[i].trim();
         let (word, rest) = split_word(line);
         let word = word.to_ascii_lowercase();
-        let is_section = (word == "rows" || word == "columns") && rest.trim().is_empty();
+        let is_section = (word == "rows" || word == "columns") && uncomment(rest).trim().is_empty();
         if is_section {
             let (count, slot, what) = if word == "rows" {
                 (height, &mut rows, "row")
@@ -106,20 +114,34 @@ pub fn parse(file: &str, text: &str) -> Result<AnyPuzzle, ParseError> {
             while end < lines.len() && !starts_with_letter(lines[end]) {
                 end += 1;
             }
-            let section: Vec<(usize, &str)> = (start..end).map(|j| (j + 1, lines[j].trim())).collect();
+            // Comment lines are no lines of the section.
+            let section: Vec<(usize, &str)> = (start..end)
+                .filter(|&j| !lines[j].trim_start().starts_with('#'))
+                .map(|j| (j + 1, uncomment(lines[j]).trim()))
+                .collect();
             let filled: Vec<(usize, &str)> = section.iter().copied().filter(|(_, l)| !l.is_empty()).collect();
-            let chosen = choose_clue_lines(&section, count).map_err(|found| {
-                let at = if end < lines.len() { end + 1 } else { i + 1 };
+            let at_end = end == lines.len();
+            let chosen = choose_clue_lines(&section, count, at_end).map_err(|(found, blank, separator)| {
+                let at = if at_end { i + 1 } else { end + 1 };
                 let size = if what == "row" { "height" } else { "width" };
                 if found > count {
                     let (at, _) = filled.get(count).copied().unwrap_or((at, ""));
                     e.at(at, format!("more {what} clues than the {size} ({count})"))
                 } else {
+                    let blank = if blank > 0 {
+                        format!(" ({blank} blank)")
+                    } else {
+                        String::new()
+                    };
+                    let separator = if separator {
+                        format!(" (the blank line before the next keyword separates sections; write 0 for an empty {what})")
+                    } else {
+                        String::new()
+                    };
                     e.at(
                         at,
                         format!(
-                            "'{word}' section has {found} clue lines ({} blank), expected {count} (the {size}): {what} {} is missing",
-                            section.len() - filled.len(),
+                            "'{word}' section has {found} clue lines{blank}, expected {count} (the {size}): {what} {} is missing{separator}",
                             found + 1
                         ),
                     )
@@ -264,25 +286,47 @@ fn starts_with_letter(line: &str) -> bool {
         .is_some_and(|c| c.is_alphabetic())
 }
 
+/// `line` up to a `#` that begins it or follows a space: a comment. (A `#`
+/// that touches a number is a colour character.)
+fn uncomment(line: &str) -> &str {
+    let mut prev = ' ';
+    for (i, c) in line.char_indices() {
+        if c == '#' && prev.is_whitespace() {
+            return &line[..i];
+        }
+        prev = c;
+    }
+    line
+}
+
 fn unquote(s: &str) -> &str {
     s.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(s)
 }
 
 /// The clue lines of a section of `count` lines (see [`parse`]), each with
-/// its line number; `Err` holds how many clue lines there are instead.
-fn choose_clue_lines<'a>(section: &[(usize, &'a str)], count: usize) -> Result<Vec<(usize, &'a str)>, usize> {
+/// its line number. `at_end`: the section ends the file, so a last blank
+/// line is no separator when the section needs it. `Err` holds how many
+/// clue lines there are instead, how many of them are blank, and whether a
+/// blank line was left out as the separator.
+fn choose_clue_lines<'a>(
+    section: &[(usize, &'a str)],
+    count: usize,
+    at_end: bool,
+) -> Result<Vec<(usize, &'a str)>, (usize, usize, bool)> {
     let filled: Vec<(usize, &str)> = section.iter().copied().filter(|(_, l)| !l.is_empty()).collect();
     if filled.len() >= count {
         return if filled.len() == count {
             Ok(filled)
         } else {
-            Err(filled.len())
+            Err((filled.len(), 0, false))
         };
     }
     let blank = |l: Option<&(usize, &str)>| l.is_some_and(|(_, l)| l.is_empty());
     let mut s = section;
-    // The separator before the next keyword.
-    if blank(s.last()) {
+    // The separator before the next keyword (a blank last line of the file
+    // is the last clue when exactly that one is missing).
+    let separator = blank(s.last()) && !(at_end && s.len() == count);
+    if separator {
         s = &s[..s.len() - 1];
     }
     while s.len() > count && blank(s.last()) {
@@ -294,7 +338,8 @@ fn choose_clue_lines<'a>(section: &[(usize, &'a str)], count: usize) -> Result<V
     if s.len() == count {
         Ok(s.to_vec())
     } else {
-        Err(s.len())
+        let blanks = s.iter().filter(|(_, l)| l.is_empty()).count();
+        Err((s.len(), blanks, separator && !at_end))
     }
 }
 
@@ -337,4 +382,63 @@ fn read_goal(lines: &[&str], at: usize, cells: usize) -> (Vec<char>, usize) {
         next += 1;
     }
     (goal, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mono(text: &str) -> Puzzle {
+        match parse("t.non", text) {
+            Ok(AnyPuzzle::Mono(p)) => p,
+            other => panic!("not a black-and-white puzzle: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn comment_lines_anywhere() {
+        let text = "# nonogram-db style\nwidth 3  # three\nheight 2\nrows\n# the rows\n1,1\n3  # full\n# between\n\ncolumns\n2\n# inside\n1\n2\n# at the end\n";
+        let p = mono(text);
+        assert_eq!(p.rows, vec![vec![1, 1], vec![3]]);
+        assert_eq!(p.columns, vec![vec![2], vec![1], vec![2]]);
+        // Clue lines keep their own line numbers.
+        assert_eq!(p.lines, vec![6, 7, 11, 13, 14]);
+        // A `#` that touches a number is a colour, and a goal grid's `#` a cell.
+        let text = "width 2\nheight 1\ncolor # #000000\nrows\n2#\ncolumns\n1#\n1#\ngoal\n##\n";
+        assert!(matches!(parse("t.non", text), Ok(AnyPuzzle::Mono(_))));
+        let text = "width 2\nheight 2\nrows\n2\n# a comment\n1\ncolumns\n2\n1\ngoal\n##\n#.\n";
+        assert_eq!(mono(text).goal, Some((vec![true, true, true, false], 10)));
+        // A short section names the missing line, not a comment.
+        let e = parse("t.non", "width 3\nheight 2\nrows\n# c\n1,1\ncolumns\n1\n0\n1\n").unwrap_err();
+        assert_eq!(e.line, 6, "{e}");
+        assert!(e.message.contains("row 2 is missing"), "{e}");
+    }
+
+    #[test]
+    fn a_blank_last_line_is_the_missing_empty_clue() {
+        let p = mono("width 2\nheight 3\nrows\n1\n1\n\n\ncolumns\n2\n\n");
+        assert_eq!(p.columns, vec![vec![2], vec![]]);
+        assert_eq!(p.lines, vec![4, 5, 6, 9, 10]);
+        // Only the one missing line.
+        let e = parse("t.non", "width 3\nheight 1\nrows\n1\ncolumns\n1\n\n").unwrap_err();
+        assert!(e.message.contains("column 2 is missing"), "{e}");
+        // Before a keyword, a single blank line still separates; the message
+        // says so instead of counting it as a clue line.
+        let e = parse("t.non", "width 2\nheight 3\nrows\n1\n1\n\ncolumns\n2\n0\n").unwrap_err();
+        assert_eq!(e.line, 7, "{e}");
+        assert!(!e.message.contains("blank)"), "{e}");
+        assert!(e.message.contains("separates sections"), "{e}");
+    }
+
+    #[test]
+    fn a_colour_value_that_is_not_hexadecimal_is_refused() {
+        let text =
+            "width 3\nheight 2\ncolour r #zzzzzz\ncolour g #00ff00\nrows\n2r,1g\n1g\ncolumns\n1r\n1r\n2g\n";
+        let e = parse("t.non", text).unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.message.contains("#zzzzzz"), "{e}");
+        // Names and no value at all are accepted.
+        assert!(parse("t.non", &text.replace("#zzzzzz", "red")).is_ok());
+        assert!(parse("t.non", &text.replace(" #zzzzzz", "")).is_ok());
+    }
 }
