@@ -18,7 +18,7 @@
 
 use nonogram_hdl::link::protocol::status::outcome;
 use nonohost::colour::search::solve;
-use nonohost::colour::{clue_of_line, Colour, ColourPuzzle, Hint, Rule};
+use nonohost::colour::{clue_of_line, engine_clues, Colour, ColourPuzzle, Hint, Rule};
 use nonohost::solver::Budget;
 use std::time::{Duration, Instant};
 
@@ -130,26 +130,17 @@ fn main() {
 /// The colour engine's model on the puzzle, uniqueness decided, about 1 s
 /// of board time.
 fn engine_model(p: &ColourPuzzle) -> nonogram_hdl::colour::model::ColourVerdict {
-    use nonogram_hdl::colour::line_logic::Block;
     use nonogram_hdl::colour::model::{solve, ColourMode};
-    let blocks = |lines: &[Vec<Hint>]| -> Vec<Vec<Block>> {
-        lines
-            .iter()
-            .map(|l| {
-                l.iter()
-                    .map(|h| Block {
-                        length: h.len,
-                        ink: h.colour,
-                    })
-                    .collect()
-            })
-            .collect()
-    };
     let mode = ColourMode {
         budget: 96,
         first: false,
     };
-    solve(&blocks(&p.rows), &blocks(&p.columns), p.colours.len(), mode)
+    solve(
+        &engine_clues(&p.rows),
+        &engine_clues(&p.columns),
+        p.colours.len(),
+        mode,
+    )
 }
 
 fn puzzle(h: usize, w: usize, inks: usize, grid: &[u8]) -> ColourPuzzle {

@@ -47,6 +47,16 @@ pub struct Hint {
     pub circled: bool,
 }
 
+/// A puzzle's clues (`Blocks` rule) as the colour engine's model takes
+/// them (`nonogram_hdl::colour::model`).
+pub fn engine_clues(lines: &[Vec<Hint>]) -> Vec<Vec<nonogram_hdl::colour::line_logic::Block>> {
+    let block = |h: &Hint| nonogram_hdl::colour::line_logic::Block {
+        length: h.len,
+        ink: h.colour,
+    };
+    lines.iter().map(|l| l.iter().map(block).collect()).collect()
+}
+
 /// Most colours in a palette, background included: a cell's possible
 /// colours are a `u32` bit set.
 pub const MAX_COLOURS: usize = 32;

@@ -448,7 +448,7 @@ mod tests {
     /// boards with one clue broken.
     #[test]
     fn line_logic_agrees_with_the_colour_engines_model() {
-        use nonogram_hdl::colour::line_logic::Block as EngineBlock;
+        use crate::colour::engine_clues;
         use nonogram_hdl::colour::model::line_logic;
         use nonogram_hdl::link::protocol::status::outcome;
         let mut seed = 0xc010_0a11_b0a4_0001u64;
@@ -463,20 +463,7 @@ mod tests {
                     circled: false,
                 });
             }
-            let blocks = |lines: &[Vec<Hint>]| -> Vec<Vec<EngineBlock>> {
-                lines
-                    .iter()
-                    .map(|l| {
-                        l.iter()
-                            .map(|h| EngineBlock {
-                                length: h.len,
-                                ink: h.colour,
-                            })
-                            .collect()
-                    })
-                    .collect()
-            };
-            let model = line_logic(&blocks(&p.rows), &blocks(&p.columns), k);
+            let model = line_logic(&engine_clues(&p.rows), &engine_clues(&p.columns), k);
             let found = solve(&p, 1, &Budget::default());
             let want = match found.line_logic.unwrap() {
                 LineOutcome::Solved => outcome::SOLVED,

@@ -84,13 +84,21 @@ pub fn line_logic(row_clues: &[Vec<Block>], column_clues: &[Vec<Block>], colours
     solve(row_clues, column_clues, colours, ColourMode::default())
 }
 
-/// One cell on the undo trail: the colours it had. A first branch carries
-/// the colour it tried; a second branch is `Some(0)` (nothing left to try).
+/// One cell on the undo trail: the colours it had, and whether it is a
+/// first branch (its second, every colour but `lowest_ink(before)`, is
+/// still to take).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     at: usize,
     before: ColourSet,
-    branch: Option<ColourSet>,
+    first_branch: bool,
+}
+
+/// A branch cell's first branch: its lowest ink (it has one, having more
+/// than one colour).
+fn lowest_ink(colours: ColourSet) -> ColourSet {
+    let inks = colours & !1;
+    inks & inks.wrapping_neg()
 }
 
 /// How a stretch of line logic ended.
@@ -124,12 +132,12 @@ impl Board<'_> {
 
     /// Narrows a cell: on the trail when searching, its row and column
     /// dirty.
-    fn set(&mut self, at: usize, colours: ColourSet, branch: Option<ColourSet>) {
+    fn set(&mut self, at: usize, colours: ColourSet, first_branch: bool) {
         if self.searching {
             self.trail.push(Entry {
                 at,
                 before: self.cells[at],
-                branch,
+                first_branch,
             });
         }
         self.cells[at] = colours;
@@ -146,10 +154,10 @@ impl Board<'_> {
     }
 
     /// A branch: the cell narrowed, and the schedule goes on from its row.
-    fn branch(&mut self, at: usize, colours: ColourSet, tried: ColourSet) {
+    fn branch(&mut self, at: usize, colours: ColourSet, first_branch: bool) {
         self.verdict.nodes += 1;
         self.verdict.cycles += GUESS_CYCLES;
-        self.set(at, colours, Some(tried));
+        self.set(at, colours, first_branch);
         self.line = at / self.columns;
     }
 
@@ -191,7 +199,7 @@ impl Board<'_> {
                 let at = self.cell(line, i);
                 if self.cells[at] != w {
                     self.verdict.cycles += CROSSING_CYCLES;
-                    self.set(at, w, None);
+                    self.set(at, w, false);
                 }
             }
             // (`set` dirtied the visited line too: it is clean.)
@@ -305,16 +313,14 @@ pub fn solve(
                     None => scan_row += 1,
                 }
             };
-            let inks = b.cells[at] & !1;
-            let tried = inks & inks.wrapping_neg();
-            b.branch(at, tried, tried);
+            b.branch(at, lowest_ink(b.cells[at]), true);
             continue;
         }
         b.verdict.backtracks += 1;
         // What the contradiction or the kept solution left dirty is stale.
         b.dirty.iter_mut().for_each(|d| *d = false);
         let (at, rest) = loop {
-            let Some(&Entry { at, .. }) = b.trail.last() else {
+            if b.trail.is_empty() {
                 // Every branch refuted: the first solution is the only one,
                 // or there is none.
                 match first_solution.take() {
@@ -328,14 +334,13 @@ pub fn solve(
                     }
                 }
                 break 'solve;
-            };
+            }
             let e = b.undo();
-            match e.branch {
-                Some(tried) if tried != 0 => break (at, e.before & !tried),
-                _ => {}
+            if e.first_branch {
+                break (e.at, e.before & !lowest_ink(e.before));
             }
         };
-        b.branch(at, rest, 0);
+        b.branch(at, rest, false);
         scan_row = at / columns;
     }
     b.verdict.cells = b.cells;

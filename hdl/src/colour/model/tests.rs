@@ -207,34 +207,24 @@ fn one_per_line(rows: usize, columns: usize) -> (Vec<Vec<Block>>, Vec<Vec<Block>
     (vec![one(); rows], vec![one(); columns])
 }
 
+/// First-solution mode, a budget of one unit (2^20 cycles).
+const FIRST_ONE_UNIT: ColourMode = ColourMode {
+    budget: 1,
+    first: true,
+};
+
 #[test]
 fn gives_up_when_the_trail_or_the_budget_runs_out() {
     // 50×50: 2 500 cells of two colours each, more than the trail holds.
     let (rows, columns) = one_per_line(50, 50);
-    let v = solve(
-        &rows,
-        &columns,
-        2,
-        ColourMode {
-            budget: 1,
-            first: true,
-        },
-    );
+    let v = solve(&rows, &columns, 2, FIRST_ONE_UNIT);
     assert_eq!(
         (v.outcome, v.detail, v.nodes),
         (outcome::GAVE_UP, TRAIL_RAN_OUT, 0)
     );
     // 30×30 fits, and the first branch leads straight to a solution.
     let (rows, columns) = one_per_line(30, 30);
-    let v = solve(
-        &rows,
-        &columns,
-        2,
-        ColourMode {
-            budget: 1,
-            first: true,
-        },
-    );
+    let v = solve(&rows, &columns, 2, FIRST_ONE_UNIT);
     assert_eq!((v.outcome, v.detail), (outcome::SOLVED, FIRST_FOUND));
     // 12 rows of one red cell, 12 columns of which one wants two: no
     // solution, which line logic cannot see and search takes 12! paths to
