@@ -11,6 +11,19 @@
 //!
 //! The software's solutions are checked against the clues.
 //!
+//! `UNIQUE=1` decides uniqueness instead (a search for two solutions, as
+//! `nonohost tournament --unique` does); the totals then count the puzzles
+//! with one solution and with several.
+//!
+//! `SET` may also be `random:SIZE:DENSITY:SEED`: puzzle N is then the
+//! random picture `nonohost tournament --size SIZE --density DENSITY --seed
+//! SEED` runs as its puzzle N (`tournament::puzzle`), e.g. 200 random 30×30
+//! at density ½ in uniqueness mode:
+//!
+//! ```sh
+//! UNIQUE=1 cargo run --release -p nonohost --example set_slice -- random:30:0.5:2011 60 $(seq 1 200)
+//! ```
+//!
 //! `SAT_AFTER=N` hands the software's search to the SAT solver after N
 //! nodes instead of `solver::sat::SAT_AFTER_NODES` (`SAT_AFTER=never`: not
 //! at all, the search as it was before the hand-over).
@@ -29,9 +42,33 @@ use nonohost::solver::{Budget, Solver};
 use std::time::{Duration, Instant};
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    let set = nonohost::tournament::read_set(std::path::Path::new(&a[1])).unwrap();
     let cap: f64 = a[2].parse().unwrap();
     let picks: Vec<usize> = a[3..].iter().map(|x| x.parse().unwrap()).collect();
+    let set = match a[1].strip_prefix("random:") {
+        Some(spec) => {
+            let spec: Vec<&str> = spec.split(':').collect();
+            let [size, density, seed] = spec[..] else {
+                panic!("random:SIZE:DENSITY:SEED");
+            };
+            let (size, density, seed) = (
+                size.parse().unwrap(),
+                density.parse().unwrap(),
+                seed.parse().unwrap(),
+            );
+            let last = picks.iter().copied().max().unwrap_or(0);
+            (1..=last)
+                .map(|n| nonohost::tournament::puzzle(seed, n as u64 - 1, last as u64, size, Some(density)))
+                .collect()
+        }
+        None => nonohost::tournament::read_set(std::path::Path::new(&a[1])).unwrap(),
+    };
+    let limit = if std::env::var("UNIQUE").is_ok_and(|u| u == "1") {
+        2
+    } else {
+        1
+    };
+    // Puzzles found with one solution, with several.
+    let mut verdicts = [0usize; 2];
     let mut total = 0.0;
     let mut all = vec![];
     let speedups = std::env::var("SPEEDUPS").unwrap_or_default();
@@ -124,25 +161,44 @@ fn main() {
             deadline: Some(t + Duration::from_secs_f64(cap)),
             ..Default::default()
         });
-        let f = s.count_solutions(&p.rows, &p.columns, 1);
+        let f = s.count_solutions(&p.rows, &p.columns, limit);
         let dt = t.elapsed().as_secs_f64();
-        if let Some(cells) = &f.first {
+        for cells in [&f.first, &f.second].into_iter().flatten() {
             p.check_solution(cells)
                 .unwrap_or_else(|e| panic!("#{n}: the software's solution breaks the clues: {e}"));
         }
-        eprintln!("#{n} gave_up {} nodes {} seconds {dt:.3}", f.gave_up, f.nodes);
+        if !f.gave_up && f.count > 0 {
+            verdicts[(f.count > 1) as usize] += 1;
+        }
+        eprintln!(
+            "#{n} gave_up {} nodes {} solutions {} by_sat {} seconds {dt:.3}",
+            f.gave_up, f.nodes, f.count, f.by_sat
+        );
         total += dt;
         sums[0] += f.nodes;
         all.push((dt, n, f.nodes, f.gave_up));
     }
     all.sort_by(|a, b| b.0.total_cmp(&a.0));
     let capped = all.iter().filter(|a| a.3).count();
+    let median = match all.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => all[n / 2].0,
+        n => (all[n / 2 - 1].0 + all[n / 2].0) / 2.0,
+    };
     println!(
-        "total {total:.2} s over {} puzzles, {capped} capped; slowest:",
+        "total {total:.2} s over {} puzzles, {capped} capped, median {median:.3} s; slowest:",
         all.len()
     );
     if sums[1] == 0 {
-        println!("software: {} nodes", sums[0]);
+        let mode = if limit == 2 {
+            "uniqueness"
+        } else {
+            "first solution"
+        };
+        println!(
+            "software ({mode}): {} nodes, {} with one solution, {} with several",
+            sums[0], verdicts[0], verdicts[1]
+        );
     } else {
         println!(
             "{speedups:?} {policy:?}: {} nodes, {} visits, {:.1} cycles a visit in line logic, {:.1} all told",
