@@ -12,7 +12,7 @@
 use super::line::{Cell, LineSolver};
 use super::{ColourPuzzle, Rule};
 use crate::solver::sat::{self, Block, Problem};
-use crate::solver::search::{Grid, LineSet, Search};
+use crate::solver::search::{Grid, Implied, LineSet, Search};
 use crate::solver::{Budget, LineOutcome};
 use rustc_hash::FxHashMap;
 
@@ -119,6 +119,7 @@ fn solve_by_sat(puzzle: &ColourPuzzle, allowed: &[Cell], limit: usize, budget: &
         rows: &rows,
         columns: &columns,
         allowed,
+        implied: &[],
     };
     sat::solve_colours(&problem, limit, budget)
 }
@@ -261,7 +262,15 @@ impl Grid for Colours<'_> {
         self.puzzle.rule == Rule::Blocks
     }
 
-    fn by_sat(&self, root: &Vec<Cell>, limit: usize, budget: &Budget) -> (Vec<Vec<u8>>, bool) {
+    /// The root tries' implications are not used here (`Grid::implied`
+    /// keeps none): the colour formula has not been measured with them.
+    fn by_sat(
+        &self,
+        root: &Vec<Cell>,
+        _implied: &[Implied<u32>],
+        limit: usize,
+        budget: &Budget,
+    ) -> (Vec<Vec<u8>>, bool) {
         let found = solve_by_sat(self.puzzle, root, limit, budget);
         (found.solutions, found.stopped)
     }

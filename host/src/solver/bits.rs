@@ -8,7 +8,7 @@
 
 use super::line::LineKind;
 use super::sat;
-use super::search::{Grid, LineSet};
+use super::search::{Grid, Implied, LineSet};
 use super::{Budget, DpScratch, LineBits};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
@@ -224,12 +224,42 @@ impl<L: LineBits> Grid for Bits<L> {
         true
     }
 
+    fn implied(
+        &self,
+        root: &Vec<L>,
+        after: &Vec<L>,
+        (r, c, value): (usize, usize, bool),
+        into: &mut Vec<Implied<bool>>,
+    ) {
+        let (h, w) = (self.height, self.width);
+        for row in 0..h {
+            let mut new = after[row] & !root[row];
+            while let Some(col) = new.first_one() {
+                new.clear(col);
+                if (row, col) != (r, c) {
+                    into.push(Implied {
+                        cell: r * w + c,
+                        value,
+                        then_cell: row * w + col,
+                        then: after[h + row].get(col),
+                    });
+                }
+            }
+        }
+    }
+
     /// The formula with one ink, the root's known cells as given.
-    fn by_sat(&self, root: &Vec<L>, limit: usize, budget: &Budget) -> (Vec<Vec<bool>>, bool) {
+    fn by_sat(
+        &self,
+        root: &Vec<L>,
+        implied: &[Implied<bool>],
+        limit: usize,
+        budget: &Budget,
+    ) -> (Vec<Vec<bool>>, bool) {
         let clue = |line: usize| self.kinds[self.lines[line]].blocks();
         let (h, w) = (self.height, self.width);
         let rows: Vec<&[usize]> = (0..h).map(clue).collect();
         let columns: Vec<&[usize]> = (h..h + w).map(clue).collect();
-        sat::solve(&rows, &columns, &self.cells(root), limit, budget)
+        sat::solve(&rows, &columns, &self.cells(root), implied, limit, budget)
     }
 }

@@ -13,7 +13,8 @@
 //! same line questions many times. A search that takes more than
 //! [`sat::SAT_AFTER_NODES`] nodes while looking for one or two solutions is
 //! handed to a SAT solver (CaDiCaL, see [`sat`]), from the cells line logic
-//! and probing fixed at the root: it learns from dead ends, so the
+//! and probing fixed at the root and what line logic derives there from
+//! each value of each other cell: it learns from dead ends, so the
 //! tournaments' hardest puzzles take seconds, not minutes.
 //!
 //! Puzzles up to 64×64 run on `u64` lines, bigger ones (up to

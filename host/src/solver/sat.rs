@@ -8,7 +8,8 @@
 //! and about half that since black and white moved to the order encoding
 //! (below). [`super::Solver`] hands a
 //! search over once it has used [`SAT_AFTER_NODES`] nodes, with the cells
-//! line logic and probing fixed at the root as unit clauses.
+//! line logic and probing fixed at the root as unit clauses, and what the
+//! root's probes showed as binary clauses (below).
 //!
 //! The colour solver hands over the same way ([`crate::colour::search`]):
 //! one formula serves both, black and white being colour puzzles with one
@@ -57,7 +58,33 @@
 //! In both, the blocks' starts are ordered and one each, so the formula's
 //! models are the puzzle's solutions, each with one assignment of the other
 //! variables: blocking a solution's cells counts solutions exactly.
+//!
+//! **What probing showed.** Before it hands over, the search tries each
+//! value of each undecided cell at the root once more and keeps what line
+//! logic then decides: "cell a is v implies cell b is u", a binary clause
+//! ([`Implied`]), about 1 400-2 800 on the tournaments' hard 25×25s. Unit
+//! propagation on the order encoding misses some of what line logic finds
+//! (on random 25-cell lines at density 0.42 with 30 % of the cells known,
+//! 253 of the 1 478 cells line logic decides, most of them near a filled
+//! cell that more than one block could cover), and about a third of these
+//! clauses (449-521 of 1 365-1 446 on three of the hardest) are not found
+//! by unit propagation from the root's cells. On the formulas of the
+//! tournament sets' 20 slowest puzzles each (40), CaDiCaL standalone with
+//! the "sat" options and seeds 0-15 needed 19 % fewer conflicts in all
+//! with them (24 % by the geometric mean; 26 of 40 better), the worst of
+//! icga2016 #697's 16 runs 70 000 instead of 226 000. In the solver
+//! (`set_slice`, both builds alternating by 100 puzzles in one run, two
+//! runs on a machine loaded by other builds): whole sets in first-solution
+//! mode icga2016 78.0 → 65.5 s and 109.9 → 96.6 s, slowest 6.2 → 2.1 s and
+//! 9.0 → 3.1 s (#697); tcga2019 76.8 → 76.0 s and 106.5 → 105.9 s, slowest
+//! 2.0 → 2.9 s and 3.5 → 4.6 s (#710); deciding uniqueness on puzzles
+//! 401-800, icga2016 85.8 → 86.4 s and 111.3 → 110.1 s, tcga2019 100.0 →
+//! 92.1 s and 102.3 → 96.2 s. CaDiCaL's time on one formula varies several
+//! times over with its seed (#697: 8 000 to 226 000 conflicts), so one
+//! puzzle's time in one run is one draw; the totals and the conflicts over
+//! seeds are what to compare.
 
+use super::search::Implied;
 use super::Budget;
 use std::sync::atomic::Ordering;
 
@@ -84,6 +111,8 @@ pub struct Problem<'a> {
     pub columns: &'a [Vec<Block>],
     /// Each cell's possible colours (row-major, bit c for colour c).
     pub allowed: &'a [u32],
+    /// Known implications between cells' colours (see the module notes).
+    pub implied: &'a [Implied<usize>],
 }
 
 /// What the SAT solver found: up to `limit` solutions (row-major colour
@@ -104,11 +133,13 @@ impl cadical::Callbacks for Stop {
 }
 
 /// Up to `limit` solutions of a black-and-white puzzle whose cells `known`
-/// (row-major, `None` = unknown) are taken as given.
+/// (row-major, `None` = unknown) and implications `implied` (true: filled)
+/// are taken as given.
 pub fn solve<C: AsRef<[usize]>>(
     rows: &[C],
     columns: &[C],
     known: &[Option<bool>],
+    implied: &[Implied<bool>],
     limit: usize,
     budget: &Budget,
 ) -> (Vec<Vec<bool>>, bool) {
@@ -128,11 +159,21 @@ pub fn solve<C: AsRef<[usize]>>(
             Some(filled) => 1 << (*filled as u32),
         })
         .collect();
+    let implied: Vec<Implied<usize>> = implied
+        .iter()
+        .map(|i| Implied {
+            cell: i.cell,
+            value: i.value as usize,
+            then_cell: i.then_cell,
+            then: i.then as usize,
+        })
+        .collect();
     let problem = Problem {
         colours: 2,
         rows: &rows,
         columns: &columns,
         allowed: &allowed,
+        implied: &implied,
     };
     let found = solve_colours(&problem, limit, budget);
     let solutions = found
@@ -192,6 +233,10 @@ pub fn solve_colours(problem: &Problem, limit: usize, budget: &Budget) -> SatFou
             let lit = formula.lit(cell, c);
             formula.solver.add_clause([-lit]);
         }
+    }
+    for i in problem.implied {
+        let (a, b) = (formula.lit(i.cell, i.value), formula.lit(i.then_cell, i.then));
+        formula.solver.add_clause([-a, b]);
     }
     let colour_of = |sat: &cadical::Solver<Stop>, cell: usize| -> u8 {
         if k == 2 {
@@ -474,7 +519,7 @@ mod tests {
             }
             let unknown = vec![None; h * w];
             for ((rows, columns), n) in &by_clues {
-                let (solutions, stopped) = solve(rows, columns, &unknown, 2, &Budget::default());
+                let (solutions, stopped) = solve(rows, columns, &unknown, &[], 2, &Budget::default());
                 assert!(!stopped);
                 assert_eq!(solutions.len(), (*n).min(2), "{rows:?} {columns:?}");
                 for s in &solutions {
@@ -492,12 +537,21 @@ mod tests {
         // The two diagonals; cell (0, 0) filled leaves one.
         let clue = vec![vec![1], vec![1]];
         let known = [Some(true), None, None, None];
-        let (solutions, _) = solve(&clue, &clue, &known, 2, &Budget::default());
+        let (solutions, _) = solve(&clue, &clue, &known, &[], 2, &Budget::default());
         assert_eq!(solutions, vec![vec![true, false, false, true]]);
+        // "Cell 0 filled implies cell 1 filled" rules out that diagonal.
+        let implied = [Implied {
+            cell: 0,
+            value: true,
+            then_cell: 1,
+            then: true,
+        }];
+        let (solutions, _) = solve(&clue, &clue, &[None; 4], &implied, 2, &Budget::default());
+        assert_eq!(solutions, vec![vec![false, true, true, false]]);
         // A block longer than its line; two blocks that need 5 cells of 4.
         for rows in [vec![vec![3], vec![]], vec![vec![2, 2], vec![]]] {
             let columns = vec![vec![1]; rows[0].len().max(2)];
-            let (solutions, stopped) = solve(&rows, &columns[..2], &[None; 4], 2, &Budget::default());
+            let (solutions, stopped) = solve(&rows, &columns[..2], &[None; 4], &[], 2, &Budget::default());
             assert!(solutions.is_empty() && !stopped, "{rows:?}");
         }
     }
@@ -530,7 +584,7 @@ mod tests {
                 known[i] = Some(!picture[i]);
             }
             let want = search.count_from(&rows, &columns, Some(&known), 2).count;
-            let (solutions, stopped) = solve(&rows, &columns, &known, 2, &Budget::default());
+            let (solutions, stopped) = solve(&rows, &columns, &known, &[], 2, &Budget::default());
             assert!(!stopped);
             assert_eq!(solutions.len(), want, "{rows:?} {columns:?} {known:?}");
             several += (want == 2) as usize;
@@ -581,9 +635,9 @@ mod tests {
             deadline: Some(std::time::Instant::now()),
             ..Budget::default()
         };
-        let (solutions, stopped) = solve(&p.rows, &p.columns, &[None; 900], 1, &budget);
+        let (solutions, stopped) = solve(&p.rows, &p.columns, &[None; 900], &[], 1, &budget);
         assert!(stopped && solutions.is_empty());
-        let (solutions, stopped) = solve(&p.rows, &p.columns, &[None; 900], 1, &Budget::default());
+        let (solutions, stopped) = solve(&p.rows, &p.columns, &[None; 900], &[], 1, &Budget::default());
         assert!(!stopped && p.check_solution(&solutions[0]).is_ok());
     }
 }
