@@ -450,7 +450,8 @@ pub fn run(args: &Args) -> i32 {
             ms(b.max_seconds)
         );
         println!(
-            "software (nonohost solve: line logic, probing, search, CaDiCaL past 512 nodes): {} of {} solved, {} gave up after {} s; {} search nodes",
+            "software (nonohost solve: line logic, probing, search, CaDiCaL past {} nodes): {} of {} solved, {} gave up after {} s; {} search nodes",
+            crate::solver::sat::SAT_AFTER_NODES,
             s.solved(),
             results.puzzles,
             s.undecided,

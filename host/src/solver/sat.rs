@@ -89,12 +89,33 @@ use super::Budget;
 use std::sync::atomic::Ordering;
 
 /// Search nodes the probing search uses before it hands a puzzle over.
-/// Most puzzles never reach it (none of 1 000 random 25×25 at density ½;
-/// 176 of icga2016's 1 000); the tournaments' hard ones do within a few
-/// hundred milliseconds. On icga2016's puzzles 501-600 any cap from 128
-/// to 2 048 gave the same time within the noise (34-36 s), 64 a little
-/// more (37.5 s).
-pub const SAT_AFTER_NODES: u64 = 512;
+/// Most puzzles never reach it (none of 1 000 random 25×25 at density ½,
+/// nor of 200 random 30×30 at ½ deciding uniqueness; 235 of icga2016's 1
+/// 000); the tournaments' hard ones do within a few hundred milliseconds.
+/// The formula does not depend on it (the root's cells and tries, done
+/// at the first node), so it only trades the search's nodes on the puzzles
+/// handed over anyway against CaDiCaL's time on those the search would
+/// have finished between the lower cap and the higher, which CaDiCaL takes
+/// about twice as long over in first-solution mode, two to three times
+/// deciding uniqueness (two solves).
+///
+/// Measured with the root's implications ([`Implied`]), `set_slice`, the
+/// caps alternating by 100 puzzles in one run, two runs on a loaded
+/// machine (512 → 256 → 128; 64 in the first run only):
+/// * first solution, icga2016 1-1000: 65.5 → 61.1 → 59.3 s (64: 58.2 s)
+///   and 96.6 → 84.3 → 80.4 s; tcga2019: 76.0 → 69.8 → 65.8 s (64: 66.1 s)
+///   and 105.9 → 108.5 → 88.1 s;
+/// * uniqueness, icga2016 401-800: 86.4 → 86.7 → 87.7 s (64: 88.2 s) and
+///   110.1 → 92.5 → 116.8 s; tcga2019 401-800: 92.1 → 91.4 → 93.3 s (64:
+///   102.5 s) and 96.2 → 96.0 → 92.6 s;
+/// * the slowest puzzle alike at every cap (the same formulas): 2.0-2.9 s
+///   first-solution, 4.0-5.5 s uniqueness in the first run.
+///
+/// 256 takes most of the first-solution gain and costs nothing deciding
+/// uniqueness; 128 cost 1-6 % there on icga2016 in both runs, 64 more. (Before the implications,
+/// on icga2016's puzzles 501-600 any cap from 128 to 2 048 gave the same
+/// time within the noise, 34-36 s, 64 a little more, 37.5 s.)
+pub const SAT_AFTER_NODES: u64 = 256;
 
 /// One block of a line's clue: its length and colour (1 or more).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
