@@ -84,6 +84,8 @@ impl From<Engine> for EngineArg {
             Engine::Dnf => EngineArg::Dnf,
             Engine::Clues => EngineArg::Clues,
             Engine::Probing => EngineArg::Probing,
+            // (Only the images the flash holds are built.)
+            Engine::Colour => unreachable!("the colour engine has no gateware yet"),
         }
     }
 }

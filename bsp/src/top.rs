@@ -137,6 +137,7 @@ pub fn top_verilog(clocks_per_bit: u32, engine: Engine) -> Result<String, String
         Engine::Dnf => checked(NonogramTop::new(clocks_per_bit)),
         Engine::Clues => checked(ClueTop::new(clocks_per_bit)),
         Engine::Probing => checked(ProbingTop::new(clocks_per_bit)),
+        Engine::Colour => Err("the colour engine has no gateware yet".into()),
     }
 }
 

@@ -1,11 +1,14 @@
 //! The board's side of the protocol in plain Rust: bytes in, reply bytes
-//! out, solving with [`crate::dnf::model`] (the DNF engine, protocol v1) or
-//! [`crate::clue::clue_model`] (the clue engine, protocol v2). It is what the
+//! out, solving with [`crate::dnf::model`] (the DNF engine, protocol v1),
+//! [`crate::clue::clue_model`] (the clue engines, protocol v2) or
+//! [`crate::colour::model`] (the colour engine, protocol v3). It is what the
 //! gateware does, without the timing: the host's tests run it as a model
 //! board behind a pseudo-terminal, and the tests below check it against the
 //! simulated cores on every test stream, malformed ones included.
 
 use crate::clue::clue_model;
+use crate::colour::colour_protocol::{block_of, COLOURS};
+use crate::colour::line_logic::Block;
 use crate::common::params::FIFO_ENTRIES;
 use crate::dnf::model::{check_capacity, solve};
 use crate::link::protocol::status::{detail, engines, outcome};
@@ -33,11 +36,15 @@ pub enum Engine {
     /// The clue engine with probing, up to 32×32 (`clue/core.rs`,
     /// `ProbingCore`).
     Probing,
+    /// Solves colour boards from the clues of protocol v3, up to 32×32 and
+    /// 4 inks (`colour/`: modelled; its gateware is not built yet, so no
+    /// flash holds it).
+    Colour,
 }
 
 impl Engine {
     /// Every engine, in image order.
-    pub const ALL: [Engine; 3] = [Engine::Dnf, Engine::Clues, Engine::Probing];
+    pub const ALL: [Engine; 4] = [Engine::Dnf, Engine::Clues, Engine::Probing, Engine::Colour];
 
     /// The flash image that runs it (image i runs engine bit 1 << i).
     pub fn image(self) -> u8 {
@@ -45,6 +52,7 @@ impl Engine {
             Engine::Dnf => image::DNF,
             Engine::Clues => image::CLUES,
             Engine::Probing => image::PROBING,
+            Engine::Colour => image::COLOUR,
         }
     }
 
@@ -59,6 +67,7 @@ impl Engine {
         match image {
             image::CLUES => Engine::Clues,
             image::PROBING => Engine::Probing,
+            image::COLOUR => Engine::Colour,
             _ => Engine::Dnf,
         }
     }
@@ -71,7 +80,7 @@ impl Engine {
     pub fn synth_options(self) -> &'static str {
         match self {
             Engine::Dnf => "",
-            Engine::Clues | Engine::Probing => "-abc9",
+            Engine::Clues | Engine::Probing | Engine::Colour => "-abc9",
         }
     }
 
@@ -81,10 +90,12 @@ impl Engine {
             Engine::Dnf => engines::DNF,
             Engine::Clues => engines::CLUES,
             Engine::Probing => engines::PROBING,
+            Engine::Colour => engines::COLOUR,
         }
     }
 
-    /// Whether it speaks protocol v2 (clues).
+    /// Whether it takes clues (protocol v2, or v3 for colour): its
+    /// START_BOARDs and replies have value bit 1.
     pub fn takes_clues(self) -> bool {
         self != Engine::Dnf
     }
@@ -96,15 +107,18 @@ impl Engine {
             Engine::Dnf => crate::common::params::MAX_LINE,
             Engine::Clues => clue_model::MAX_SIDE,
             Engine::Probing => crate::clue::core::PROBING_SIDE,
+            Engine::Colour => crate::colour::ENGINE_SIDE,
         }
     }
 
-    /// Its name in flags and reports: "dnf", "clues" or "probing".
+    /// Its name in flags and reports: "dnf", "clues", "probing" or
+    /// "colour".
     pub fn name(self) -> &'static str {
         match self {
             Engine::Dnf => "dnf",
             Engine::Clues => "clues",
             Engine::Probing => "probing",
+            Engine::Colour => "colour",
         }
     }
 }
@@ -141,6 +155,15 @@ enum State {
         clues: Vec<Vec<usize>>,
         stored: usize,
     },
+    /// Receiving a colour board's clues (protocol v3); `inks` is None until
+    /// COLOURS.
+    Colours {
+        rows: usize,
+        columns: usize,
+        inks: Option<usize>,
+        clues: Vec<Vec<Block>>,
+        stored: usize,
+    },
 }
 
 impl BoardModel {
@@ -165,7 +188,7 @@ impl BoardModel {
         let half = std::mem::take(&mut self.half);
         match self.state {
             State::Rows(_) if half == Half::None => self.state = State::Idle,
-            State::Rows(_) | State::Board { .. } | State::Clues { .. } => {
+            State::Rows(_) | State::Board { .. } | State::Clues { .. } | State::Colours { .. } => {
                 return self.refuse(outcome::MALFORMED, detail::TRUNCATED);
             }
             State::Idle => {}
@@ -211,6 +234,72 @@ impl BoardModel {
         })
     }
 
+    /// Takes one message of a colour board (protocol v3).
+    fn colour_message(&mut self, m: Message) -> Option<Vec<u8>> {
+        let State::Colours {
+            rows,
+            columns,
+            inks,
+            clues,
+            stored,
+        } = &mut self.state
+        else {
+            unreachable!("a colour board is loading")
+        };
+        let index = m.index() as usize;
+        let Some(k) = *inks else {
+            // COLOURS first: without it, this is a board for another engine.
+            return match m.code() {
+                COLOURS if index == 0 => self.refuse(outcome::MALFORMED, detail::BAD_INK),
+                COLOURS if index > crate::colour::ENGINE_INKS => {
+                    self.refuse(outcome::OVER_CAPACITY, detail::BAD_INK)
+                }
+                COLOURS => {
+                    *inks = Some(index);
+                    None
+                }
+                code::START_LINE => self.refuse(outcome::OVER_CAPACITY, detail::NO_ENGINE),
+                code::END_BOARD => self.refuse(outcome::MALFORMED, detail::WRONG_LINE),
+                _ => self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
+            };
+        };
+        let (rows, total) = (*rows, *rows + *columns);
+        match m.code() {
+            // 0 always means the next line.
+            code::START_LINE => {
+                if (index != clues.len() && index != 0) || clues.len() >= total {
+                    return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
+                }
+                clues.push(Vec::new());
+            }
+            code::ASSIGN if !clues.is_empty() => {
+                let block = block_of(m);
+                if block.ink == 0 || block.ink as usize > k {
+                    return self.refuse(outcome::MALFORMED, detail::BAD_INK);
+                }
+                let line = clues.last_mut().expect("open line");
+                if line.len() == clue_model::MAX_BLOCKS_PER_LINE || *stored == clue_model::CLUE_STORE_BLOCKS {
+                    return self.refuse(outcome::OVER_CAPACITY, detail::TOO_MANY_BLOCKS);
+                }
+                line.push(block);
+                *stored += 1;
+            }
+            code::END_BOARD if clues.len() == total => {
+                let columns_clues = clues.split_off(rows);
+                let mode = crate::colour::model::ColourMode {
+                    budget: index as u16,
+                    first: m.value(),
+                };
+                let verdict = crate::colour::model::solve(clues, &columns_clues, k + 1, mode);
+                self.state = State::Idle;
+                return Some(colour_reply(rows, columns_clues.len(), k, &verdict));
+            }
+            code::END_BOARD => return self.refuse(outcome::MALFORMED, detail::WRONG_LINE),
+            _ => return self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
+        }
+        None
+    }
+
     /// Takes one message; returns a reply when the board answers.
     pub fn message(&mut self, m: Message) -> Option<Vec<u8>> {
         let index = m.index() as usize;
@@ -227,6 +316,16 @@ impl BoardModel {
                     let side = self.engine.clue_side();
                     if rows > side || columns > side {
                         return self.refuse(outcome::OVER_CAPACITY, detail::BAD_SIZE);
+                    }
+                    if self.engine == Engine::Colour {
+                        self.state = State::Colours {
+                            rows,
+                            columns,
+                            inks: None,
+                            clues: Vec::with_capacity(rows + columns),
+                            stored: 0,
+                        };
+                        return None;
                     }
                     self.state = State::Clues {
                         rows,
@@ -272,6 +371,7 @@ impl BoardModel {
             }
             (_, State::Idle) => None,
             (_, State::Rows(_)) => self.refuse(outcome::MALFORMED, detail::UNEXPECTED),
+            (_, State::Colours { .. }) => self.colour_message(m),
             (
                 _,
                 State::Clues {
@@ -380,7 +480,7 @@ impl BoardModel {
 }
 
 mod replies;
-pub use replies::{clue_refusal, clue_reply, encode_reply, info_reply, model_cycles, refusal};
+pub use replies::{clue_refusal, clue_reply, colour_reply, encode_reply, info_reply, model_cycles, refusal};
 
 #[cfg(test)]
 mod tests;

@@ -234,7 +234,9 @@ impl Classifier {
                 let v = model::solve(rows, columns, &self.lines);
                 (v.outcome, v.detail, v.cells)
             }
-            Engine::Clues | Engine::Probing => {
+            // (The colour engine's line logic on one ink reaches the same
+            // fixpoint: `colour::search`'s tests check it.)
+            Engine::Clues | Engine::Probing | Engine::Colour => {
                 let v = clue_model::solve(&self.row_buf, &self.column_buf);
                 (v.outcome, v.detail, v.cells)
             }

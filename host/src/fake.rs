@@ -42,6 +42,10 @@ pub struct ModelBoard {
     /// than that, so the default here is 250 ms.
     pub idle: Duration,
     pub behaviour: Behaviour,
+    /// The engine it starts with: the DNF engine, as a real board powers
+    /// up in image 0 (the colour engine, which no flash holds yet, can be
+    /// served only this way).
+    pub engine: Engine,
 }
 
 impl Default for ModelBoard {
@@ -82,6 +86,7 @@ impl ModelBoard {
         ModelBoard {
             idle: Duration::from_millis(250),
             behaviour: Behaviour::Model,
+            engine: Engine::Dnf,
         }
     }
 
@@ -113,7 +118,7 @@ impl ModelBoard {
                 .clamp(Duration::from_millis(1), Duration::from_millis(20)),
         )
         .map_err(io::Error::from)?;
-        let mut stream = BoardModel::default();
+        let mut stream = BoardModel::new(self.engine);
         let mut replies = 0;
         let mut buf = [0u8; 4096];
         let mut last_byte = Instant::now();

@@ -346,12 +346,13 @@ pub fn send_puzzle(
     let bytes = match engine {
         Engine::Dnf => crate::wire::encode(puzzle, every_cell),
         Engine::Clues | Engine::Probing => crate::wire::encode_clues(puzzle, budget, first),
+        Engine::Colour => crate::wire::encode_colour_clues(puzzle, budget, first),
     };
     let timeout = config.reply_timeout.unwrap_or_else(|| {
         // A search may take its whole budget.
         let search = match engine {
             Engine::Dnf => 0,
-            Engine::Clues | Engine::Probing => {
+            Engine::Clues | Engine::Probing | Engine::Colour => {
                 (budget as u64) << nonogram_hdl::clue::clue_model::BUDGET_UNIT_BITS
             }
         };
@@ -419,6 +420,7 @@ pub fn running(info: &Reply) -> (Engine, u8) {
     let engine = match info.engines & 0x0f {
         engines::CLUES => Engine::Clues,
         engines::PROBING => Engine::Probing,
+        engines::COLOUR => Engine::Colour,
         _ => Engine::Dnf,
     };
     (engine, info.engines >> 4)

@@ -71,6 +71,9 @@ fn refusal_text(d: u8) -> &'static str {
         detail::FRAMING => "a byte arrived with a framing error",
         detail::NO_ENGINE => "the board has no engine for this protocol version (try --engine)",
         detail::TOO_MANY_BLOCKS => "too many blocks for the clue engine",
+        detail::BAD_INK => {
+            "no inks, more inks than the board takes, or a block of an ink the board was not told of"
+        }
         _ => "no detail",
     }
 }
@@ -121,7 +124,7 @@ pub fn send_board(puzzle: &Puzzle, mut port: Box<dyn SerialPort>, options: &Send
     }
     let fits = match engine {
         Engine::Dnf => wire::check_capacity(puzzle),
-        Engine::Clues | Engine::Probing => {
+        Engine::Clues | Engine::Probing | Engine::Colour => {
             // Capacity from the board's INFO when it sent one.
             use nonogram_hdl::clue::clue_model::CLUE_STORE_BLOCKS;
             let max_side = info.as_ref().map_or(engine.clue_side(), |i| i.max_line as usize);

@@ -6,6 +6,7 @@ use crate::puzzle::{clue_text, Puzzle};
 use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::clue::clue_model::{BUDGET_UNIT_BITS, CLUE_STORE_BLOCKS};
 use nonogram_hdl::clue::clue_protocol::MAX_BUDGET;
+use nonogram_hdl::colour::line_logic::Block;
 use nonogram_hdl::common::params::{FIFO_ENTRIES, MAX_LINE, MAX_LINES};
 use nonogram_hdl::dnf::options::{count, LineOptions};
 use nonogram_hdl::link::protocol::{encode_board, status};
@@ -147,7 +148,9 @@ pub fn check_clue_capacity(puzzle: &Puzzle, max_side: usize, store: usize) -> Re
 pub fn check_engine_capacity(puzzle: &Puzzle, engine: Engine) -> Result<(), OverCapacity> {
     match engine {
         Engine::Dnf => check_capacity(puzzle),
-        Engine::Clues | Engine::Probing => check_clue_capacity(puzzle, engine.clue_side(), CLUE_STORE_BLOCKS),
+        Engine::Clues | Engine::Probing | Engine::Colour => {
+            check_clue_capacity(puzzle, engine.clue_side(), CLUE_STORE_BLOCKS)
+        }
     }
 }
 
@@ -171,6 +174,43 @@ pub fn encode_clues(puzzle: &Puzzle, budget: u16, first: bool) -> Vec<u8> {
     let mut out = Vec::new();
     nonogram_hdl::clue::clue_protocol::encode_search(&puzzle.rows, &puzzle.columns, budget, first, &mut out);
     out
+}
+
+/// The colour stream of a black-and-white puzzle (protocol v3, one ink):
+/// what the colour engine takes.
+pub fn encode_colour_clues(puzzle: &Puzzle, budget: u16, first: bool) -> Vec<u8> {
+    let (rows, columns) = one_ink(puzzle);
+    let mut out = Vec::new();
+    nonogram_hdl::colour::colour_protocol::encode_board(&rows, &columns, 1, budget, first, &mut out);
+    out
+}
+
+/// A black-and-white puzzle's clues as colour clues of ink 1.
+fn one_ink(puzzle: &Puzzle) -> (Vec<Vec<Block>>, Vec<Vec<Block>>) {
+    let ink = |clues: &[Vec<usize>]| -> Vec<Vec<Block>> {
+        clues
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .filter(|&&b| b > 0)
+                    .map(|&length| Block { length, ink: 1 })
+                    .collect()
+            })
+            .collect()
+    };
+    (ink(&puzzle.rows), ink(&puzzle.columns))
+}
+
+/// Bytes of the stream `engine` takes for the puzzle's clues (protocol v2,
+/// or v3 for the colour engine).
+pub fn engine_clue_bytes(puzzle: &Puzzle, engine: Engine) -> u64 {
+    match engine {
+        Engine::Colour => {
+            let (rows, columns) = one_ink(puzzle);
+            nonogram_hdl::colour::colour_protocol::board_bytes(&rows, &columns) as u64
+        }
+        _ => clue_bytes(puzzle),
+    }
 }
 
 /// Bytes of the clue stream (protocol v2).

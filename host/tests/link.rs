@@ -86,6 +86,52 @@ fn model_board_solves_the_examples() {
     }
 }
 
+/// The colour engine (protocol v3; modelled, no flash holds it yet) takes
+/// black-and-white puzzles as boards of one ink, and its replies read as
+/// the clue engine's: solved, several solutions (the second sent whole),
+/// none, and finished by the host past its budget.
+#[test]
+fn the_colour_engine_takes_black_and_white_as_one_ink() {
+    for (name, budget, status, solved_by) in [
+        ("heart6x7.txt", 10, Status::Solved, Some("board")),
+        ("duck.non", 10, Status::Solved, Some("board")),
+        ("several.txt", 10, Status::SeveralSolutions, Some("board")),
+        ("nosolution.txt", 10, Status::NoSolution, Some("board")),
+        ("several.txt", 0, Status::SeveralSolutions, Some("board+host")),
+    ] {
+        let p = example(name);
+        let (host, board) = pair();
+        let running = ModelBoard {
+            engine: Engine::Colour,
+            ..ModelBoard::new()
+        }
+        .spawn(board);
+        let options = SendOptions {
+            link: quick(),
+            engine: Some(Engine::Colour),
+            budget,
+            ..SendOptions::default()
+        };
+        let report = send_board(&p, host, &options);
+        assert_eq!(report.status, status, "{name}: {report:?}");
+        assert_eq!(report.solved_by.as_deref(), solved_by, "{name}");
+        assert_eq!(report.engine.as_deref(), Some("colour"), "{name}");
+        assert_eq!(
+            report.bytes_sent,
+            Some(nonohost::wire::engine_clue_bytes(&p, Engine::Colour) as usize),
+            "{name}"
+        );
+        // Every solution the board sent fits the clues.
+        for rows in std::iter::once(&report.rows).chain(report.other_rows.as_ref()) {
+            if status != Status::NoSolution {
+                let cells: Vec<bool> = rows.concat().chars().map(|c| c == '#').collect();
+                assert_eq!(p.check_solution(&cells), Ok(()), "{name}");
+            }
+        }
+        assert_eq!(running.stop().unwrap(), 2, "{name}: INFO and the board's reply");
+    }
+}
+
 #[test]
 fn a_stalled_board_is_finished_by_the_host() {
     // Line logic stalls on this puzzle, but it has exactly one solution.

@@ -120,6 +120,9 @@ impl Backend {
 /// Builds (or finds cached) the Verilated core of `engine` at the
 /// simulation's clocks per bit, saying so on stderr when that takes a while.
 pub fn verilated_core(engine: Engine) -> Result<PathBuf, String> {
+    if !engine.in_flash() {
+        return Err(format!("the flash holds no {} image", engine.name()));
+    }
     let verilog = verilated::core_verilog(engine, SIM_CLOCKS_PER_BIT);
     if let Some(binary) = verilated::cached(&verilog, verilated::Flavor::Rtl, engine) {
         return Ok(binary);
@@ -447,6 +450,8 @@ pub fn rusthdl_core(engine: Engine, rate_error: f64) -> Box<dyn SimCore> {
         Engine::Dnf => make::<NonogramCore>(rate_error),
         Engine::Clues => make::<ClueCore>(rate_error),
         Engine::Probing => make::<ProbingCore>(rate_error),
+        // (`spawn_on` and SWITCH start only the images the flash holds.)
+        Engine::Colour => unreachable!("the colour engine has no gateware yet"),
     }
 }
 
@@ -655,7 +660,7 @@ mod tests {
                 assert_eq!(board.backend(), backend);
                 let bytes = match engine {
                     Engine::Dnf => bytes.clone(),
-                    Engine::Clues | Engine::Probing => {
+                    _ => {
                         let mut v2 = vec![];
                         nonogram_hdl::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut v2);
                         v2
@@ -668,7 +673,7 @@ mod tests {
                         assert_eq!(reply.cycles as u64, verdict.cycles);
                         reply.cells
                     }
-                    Engine::Clues | Engine::Probing => {
+                    _ => {
                         let (reply, _) = nonogram_hdl::clue::clue_protocol::decode_any_reply(&reply).unwrap();
                         reply.cells
                     }

@@ -130,6 +130,8 @@ pub fn core_verilog(engine: Engine, clocks_per_bit: u32) -> String {
         Engine::Dnf => emit::<nonogram_hdl::dnf::core::NonogramCore>(clocks_per_bit),
         Engine::Clues => emit::<nonogram_hdl::clue::core::ClueCore>(clocks_per_bit),
         Engine::Probing => emit::<nonogram_hdl::clue::core::ProbingCore>(clocks_per_bit),
+        // (Callers start only the images the flash holds.)
+        Engine::Colour => unreachable!("the colour engine has no gateware yet"),
     };
     assert!(
         verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid,boot,boot_image);"),

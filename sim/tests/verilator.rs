@@ -390,6 +390,7 @@ fn run_driver(session: &Session) -> DriverRun {
         Engine::Dnf => run_driver_on::<nonogram_hdl::dnf::core::NonogramCore>(session),
         Engine::Clues => run_driver_on::<nonogram_hdl::clue::core::ClueCore>(session),
         Engine::Probing => run_driver_on::<nonogram_hdl::clue::core::ProbingCore>(session),
+        Engine::Colour => unreachable!("the colour engine has no core yet"),
     }
 }
 

@@ -1,9 +1,10 @@
 //! The replies the modelled board sends, byte for byte as the gateware
-//! sends them: the DNF engine's (protocol v1) and the clue engine's
-//! (protocol v2), refusals and INFO.
+//! sends them: the DNF engine's (protocol v1), the clue engines' (protocol
+//! v2) and the colour engine's (protocol v3), refusals and INFO.
 
 use super::Engine;
 use crate::clue::clue_model::ClueVerdict;
+use crate::colour::model::ColourVerdict;
 use crate::common::params::{FIFO_ADDR_BITS, MAX_LINE, MAX_LINES};
 use crate::dnf::model::Verdict;
 use crate::link::protocol::status::{detail, engines, field, outcome};
@@ -94,8 +95,8 @@ pub fn info_reply() -> Vec<u8> {
     out
 }
 
-/// The STATUS fields of a v2 reply, 0..=14 in order, then the eight SEARCH
-/// messages.
+/// The STATUS fields of a v2 or v3 reply, 0..=14 in order, then the eight
+/// SEARCH messages.
 fn clue_status(
     engine: Engine,
     o: u8,
@@ -106,6 +107,10 @@ fn clue_status(
     backtracks: u32,
 ) -> Vec<Message> {
     let side = engine.clue_side() as u8;
+    let version = match engine {
+        Engine::Colour => crate::colour::colour_protocol::VERSION,
+        _ => crate::clue::reply::VERSION,
+    };
     let mut fields = vec![
         Message::status(field::OUTCOME, o),
         Message::status(field::DETAIL, d),
@@ -119,7 +124,7 @@ fn clue_status(
         (field::OPTIONS_0 + 1, 0),
         (field::MAX_LINE, side),
         (field::FIFO_ADDR_BITS, 0),
-        (field::VERSION, crate::clue::reply::VERSION),
+        (field::VERSION, version),
         (field::MAX_LINES, 2 * side),
         (field::ENGINES, image::engines_field(engine.code(), image::FLASH)),
         (
@@ -161,10 +166,48 @@ pub fn clue_reply(engine: Engine, verdict: &ClueVerdict) -> Vec<u8> {
     out
 }
 
-/// A clue engine's reply without cells: a refusal, or INFO.
+/// A clue or colour engine's reply without cells: a refusal, or INFO (a
+/// colour engine's says the most inks it takes).
 pub fn clue_refusal(engine: Engine, o: u8, d: u8) -> Vec<u8> {
     let mut out = Vec::new();
     let status = clue_status(engine, o, d, 0, 0, 0, 0);
-    crate::clue::clue_protocol::encode_reply(0, 0, &[], &[], &status, &mut out);
+    match engine {
+        Engine::Colour => crate::colour::colour_protocol::encode_reply(
+            0,
+            0,
+            crate::colour::ENGINE_INKS,
+            &[],
+            &[],
+            &status,
+            &mut out,
+        ),
+        _ => crate::clue::clue_protocol::encode_reply(0, 0, &[], &[], &status, &mut out),
+    }
+    out
+}
+
+/// The colour engine's reply for a board of `rows` × `columns` with `inks`
+/// inks (protocol v3, a colour index a cell).
+pub fn colour_reply(rows: usize, columns: usize, inks: usize, verdict: &ColourVerdict) -> Vec<u8> {
+    let clip = |x: u64| x.min(u32::MAX as u64) as u32;
+    let status = clue_status(
+        Engine::Colour,
+        verdict.outcome,
+        verdict.detail,
+        clip(verdict.cycles),
+        verdict.passes,
+        clip(verdict.nodes),
+        clip(verdict.backtracks),
+    );
+    let mut out = Vec::new();
+    crate::colour::colour_protocol::encode_reply(
+        rows,
+        columns,
+        inks,
+        &verdict.cells,
+        &verdict.second,
+        &status,
+        &mut out,
+    );
     out
 }

@@ -1,7 +1,15 @@
 //! The colour clue engine (issue 28), model first: its line logic, the
-//! engine's cycle-exact model (line logic and search, both modes), and the
-//! line solver in gateware.
+//! engine's cycle-exact model (line logic and search, both modes), its
+//! wire protocol (v3), and the line solver in gateware.
 
+pub mod colour_protocol;
 pub mod line_logic;
 pub mod line_solver;
 pub mod model;
+
+/// The largest side of a board the colour engine takes (its line solver's
+/// line).
+pub const ENGINE_SIDE: usize = line_solver::MAX_CELLS;
+
+/// The most inks the colour engine takes (its line solver's).
+pub const ENGINE_INKS: usize = line_solver::INKS;

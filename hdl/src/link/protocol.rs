@@ -106,6 +106,8 @@ pub mod status {
         pub const CLUES: u8 = 2;
         /// The clue engine with probing, boards up to 32×32 (protocol v2).
         pub const PROBING: u8 = 3;
+        /// The colour clue engine (protocol v3).
+        pub const COLOUR: u8 = 4;
     }
 
     /// Values of the DETAIL field for OVER_CAPACITY and MALFORMED.
@@ -134,6 +136,10 @@ pub mod status {
         /// A line has more blocks than the clue engine takes (32), or the
         /// board's blocks overflow its clue store.
         pub const TOO_MANY_BLOCKS: u8 = 9;
+        /// v3: COLOURS asked for no inks (MALFORMED) or more than the
+        /// build takes (OVER_CAPACITY), or a block's ink is 0 or past the
+        /// board's inks (MALFORMED).
+        pub const BAD_INK: u8 = 10;
     }
 }
 
@@ -147,6 +153,9 @@ pub mod image {
     pub const CLUES: u8 = 1;
     /// The clue engine with probing, up to 32×32, protocol v2.
     pub const PROBING: u8 = 2;
+    /// The colour clue engine, up to 32×32, protocol v3 (modelled; its
+    /// gateware is not built yet, so the flash does not hold it).
+    pub const COLOUR: u8 = 3;
     /// How many images an iCE40's flash can hold.
     pub const SLOTS: u8 = 4;
     /// The images `nonogram-bsp build` packs into the flash, one bit each.

@@ -157,6 +157,7 @@ pub fn failure_text(failure: &Failure) -> String {
     }
     let sent = match (failure.engine, failure.every_cell) {
         (Engine::Clues | Engine::Probing, _) => "as clues (protocol v2)",
+        (Engine::Colour, _) => "as colour clues (protocol v3)",
         (Engine::Dnf, true) => "with every cell of every option",
         (Engine::Dnf, false) => "with only the filled cells",
     };
@@ -330,6 +331,7 @@ pub(crate) fn label(engine: Engine) -> &'static str {
         Engine::Dnf => "DNF",
         Engine::Clues => "clue",
         Engine::Probing => "probing clue",
+        Engine::Colour => "colour",
     }
 }
 
@@ -478,7 +480,7 @@ pub fn run(args: &Args) -> i32 {
         );
         let every_cell = match config.engine {
             Engine::Dnf => format!("; {} sent with every cell", stats.every_cell),
-            Engine::Clues | Engine::Probing => String::new(),
+            Engine::Clues | Engine::Probing | Engine::Colour => String::new(),
         };
         println!(
             "outcomes: {} solved, {} stalled, {} contradictions{every_cell}; {} pictures over capacity drawn again{}",
@@ -505,7 +507,7 @@ pub fn run(args: &Args) -> i32 {
         }
         let against = match config.engine {
             Engine::Dnf => "the core and the model",
-            Engine::Clues | Engine::Probing => {
+            Engine::Clues | Engine::Probing | Engine::Colour => {
                 "the core, the model, the DNF engine's model and the software line solver"
             }
         };
@@ -528,7 +530,7 @@ pub fn run(args: &Args) -> i32 {
                 stats.overhead_per_visit(),
                 stats.options as f64 / stats.puzzles.max(1) as f64
             ),
-            Engine::Clues | Engine::Probing => {
+            Engine::Clues | Engine::Probing | Engine::Colour => {
                 println!(
                     "engines: {} of {} puzzles fit the DNF engine and were compared with its model too; all were compared with the software line solver",
                     stats.compared_with_dnf, stats.puzzles
@@ -554,7 +556,7 @@ pub fn run(args: &Args) -> i32 {
     if stats.given_up > 0 {
         let engine = match config.engine {
             Engine::Dnf => "--engine clues (64 a side, blocks rather than options), ",
-            Engine::Clues | Engine::Probing => "",
+            Engine::Clues | Engine::Probing | Engine::Colour => "",
         };
         eprintln!(
             "hint: {} drew no picture that fits the {} engine in {} tries ({size_text}, density {:.2}); \
@@ -603,12 +605,12 @@ fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i3
         }
         let encodings: &[bool] = match engine {
             Engine::Dnf => &[false, true],
-            Engine::Clues | Engine::Probing => &[false],
+            Engine::Clues | Engine::Probing | Engine::Colour => &[false],
         };
         for &every_cell in encodings {
             let run = core.run(&puzzle, every_cell);
             let encoding = match (engine, every_cell) {
-                (Engine::Clues | Engine::Probing, _) => "clues",
+                (Engine::Clues | Engine::Probing | Engine::Colour, _) => "clues",
                 (Engine::Dnf, true) => "every cell",
                 (Engine::Dnf, false) => "filled cells",
             };

@@ -152,6 +152,8 @@ impl Core {
         match self.engine {
             Engine::Dnf => self.run_dnf(puzzle, every_cell),
             Engine::Clues | Engine::Probing => self.run_clues(puzzle),
+            // (`--engine` takes only the engines with gateware.)
+            Engine::Colour => unreachable!("the colour engine has no core to sweep"),
         }
     }
 }

@@ -70,8 +70,11 @@ pub struct ColourVerdict {
     /// Row-major cells: each one's possible colours (for SEVERAL, the first
     /// solution).
     pub cells: Vec<ColourSet>,
-    /// For SEVERAL: the cells where the second solution differs.
-    pub differs: Vec<bool>,
+    /// For SEVERAL: the second solution.
+    pub second: Vec<ColourSet>,
+    /// Times the visit order came round to row 0 (saturating), as the clue
+    /// engine's PASSES.
+    pub passes: u8,
     pub visits: u64,
     pub nodes: u64,
     pub backtracks: u64,
@@ -173,6 +176,9 @@ impl Board<'_> {
         let mut words = [0 as ColourSet; MAX_SIDE];
         loop {
             self.verdict.cycles += SEEK_CYCLES;
+            if self.line == 0 {
+                self.verdict.passes = self.verdict.passes.saturating_add(1);
+            }
             if !self.dirty.contains(&true) {
                 return if self.cells.iter().all(|c| c.count_ones() == 1) {
                     Stop::Complete
@@ -238,7 +244,8 @@ pub fn solve(
             detail: 0,
             line: None,
             cells: vec![],
-            differs: vec![],
+            second: vec![],
+            passes: 0,
             visits: 0,
             nodes: 0,
             backtracks: 0,
@@ -266,8 +273,7 @@ pub fn solve(
             Stop::Complete => {
                 if let Some(first) = first_solution.take() {
                     b.verdict.outcome = outcome::SEVERAL;
-                    b.verdict.differs = first.iter().zip(&b.cells).map(|(a, c)| a != c).collect();
-                    b.cells = first;
+                    b.verdict.second = std::mem::replace(&mut b.cells, first);
                     break 'solve;
                 }
                 b.verdict.cycles += SAVE_ROW_CYCLES * rows as u64;
