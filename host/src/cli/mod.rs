@@ -254,7 +254,7 @@ pub(crate) fn print_report(report: &Report, json: bool, clues: bool) -> i32 {
     );
     if json {
         println!("{}", report.to_json());
-    } else if report.status == Status::Error && report.puzzle.is_none() {
+    } else if report.puzzle.is_none() && report.error.is_some() {
         eprintln!("error: {}", report.error.as_deref().unwrap_or("unknown"));
     } else if diagnostic {
         eprint!("{}", report.to_text_with(clues));

@@ -3,7 +3,7 @@
 
 use super::{print_report, solve, EngineArg, FormatArg, SearchArgs};
 use crate::link::{self, LinkConfig, DEFAULT_BAUD};
-use crate::puzzle::{Format, Puzzle};
+use crate::puzzle::{AnyPuzzle, Format, Puzzle};
 use crate::report::{exit, Report, Status};
 use crate::send;
 use crate::send::SendOptions;
@@ -114,8 +114,17 @@ pub fn run(a: &SendArgs) -> i32 {
         let file = path.display().to_string();
         let start = Instant::now();
         let mut link_failed = false;
-        let report = match Puzzle::load_as(path, format) {
-            Ok(puzzle) => send_one(a, &puzzle, &mut link, &mut link_failed),
+        let report = match crate::puzzle::load_any(path, format) {
+            Ok((puzzles, _)) => match puzzles.into_iter().next() {
+                Some(AnyPuzzle::Mono(puzzle)) => send_one(a, &puzzle, &mut link, &mut link_failed),
+                // No flash image takes colour yet: over the board's
+                // capacity, as a board too large for every engine is.
+                Some(AnyPuzzle::Colour(p)) => Report {
+                    status: Status::OverCapacity,
+                    ..Report::error(&file, format!("{file}: {}", crate::puzzle::colour_refusal(&p)))
+                },
+                None => Report::error(&file, format!("{file}: no puzzle in the file")),
+            },
             Err(e) => Report::error(&file, e),
         };
         worst = worst.max(print_report(&report, a.json, !a.no_clues));

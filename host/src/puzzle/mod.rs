@@ -125,6 +125,21 @@ pub fn parse_any(
     Ok((puzzles, format))
 }
 
+/// Why the board's engines do not take a colour puzzle, naming its inks.
+pub fn colour_refusal(p: &ColourPuzzle) -> String {
+    let inks: Vec<&str> = p
+        .colours
+        .iter()
+        .skip(usize::from(p.rule == crate::colour::Rule::Blocks))
+        .map(|c| c.name.as_str())
+        .collect();
+    format!(
+        "a colour puzzle ({} colours: {}): the board's engines and this command take black and white only; `nonohost solve` solves colour puzzles in software",
+        inks.len(),
+        inks.join(", ")
+    )
+}
+
 /// The size limits and that each clue fits, for a colour puzzle.
 fn check_colour(p: &ColourPuzzle) -> Result<(), ParseError> {
     let e = Errors { file: &p.name };
@@ -303,23 +318,11 @@ impl Puzzle {
         let (puzzles, format) = parse_any(name, text, format)?;
         match puzzles.into_iter().next() {
             Some(AnyPuzzle::Mono(p)) => Ok((p, format)),
-            Some(AnyPuzzle::Colour(p)) => {
-                let inks: Vec<&str> = p
-                    .colours
-                    .iter()
-                    .skip(usize::from(p.rule == crate::colour::Rule::Blocks))
-                    .map(|c| c.name.as_str())
-                    .collect();
-                Err(ParseError {
-                    file: name.to_string(),
-                    line: 0,
-                    message: format!(
-                        "a colour puzzle ({} colours: {}): the board's engines and this command take black and white only; `nonohost solve` solves colour puzzles in software",
-                        inks.len(),
-                        inks.join(", ")
-                    ),
-                })
-            }
+            Some(AnyPuzzle::Colour(p)) => Err(ParseError {
+                file: name.to_string(),
+                line: 0,
+                message: colour_refusal(&p),
+            }),
             None => Err(ParseError {
                 file: name.to_string(),
                 line: 0,
