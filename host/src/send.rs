@@ -60,7 +60,7 @@ pub fn fits_probing(puzzle: &Puzzle) -> bool {
     puzzle.width().max(puzzle.height()) <= Engine::Probing.clue_side()
 }
 
-fn refusal_text(d: u8) -> &'static str {
+pub(crate) fn refusal_text(d: u8) -> &'static str {
     match d {
         detail::BAD_SIZE => "bad size",
         detail::UNEXPECTED => "a message where the protocol does not allow it",

@@ -248,15 +248,19 @@ fn solve_shows_colour_puzzles_and_writes_pictures() {
 }
 
 #[test]
-fn send_refuses_a_colour_puzzle_before_sending() {
+fn send_refuses_a_colour_puzzle_the_flash_cannot_take() {
     // Over the board's capacity: no flash image takes colour yet.
     let o = nonohost(&["send", "--sim", &example("colour/mushroom.xml")]);
     assert_eq!(o.status.code(), Some(4));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("a colour puzzle") && err.contains("nonohost solve"),
+        err.contains("holds no colour image") && err.contains("nonohost solve"),
         "{err}"
     );
+    // TPDNE's counts are refused before the port is opened.
+    let o = nonohost(&["send", "--port", "/dev/null/none", &example("colour/two.tpdne")]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not TPDNE's counts"));
 }
 
 /// Text made of the pieces colour files are made of, in any order.

@@ -132,6 +132,125 @@ fn the_colour_engine_takes_black_and_white_as_one_ink() {
     }
 }
 
+/// A colour puzzle from `text` (.non with colours).
+fn colour(text: &str) -> nonohost::colour::ColourPuzzle {
+    let (mut puzzles, _) = nonohost::puzzle::parse_any("colour.non", text, None).unwrap();
+    match puzzles.remove(0) {
+        nonohost::puzzle::AnyPuzzle::Colour(p) => p,
+        other => panic!("not a colour puzzle: {other:?}"),
+    }
+}
+
+/// Colour puzzles through the model board's colour engine (protocol v3):
+/// the same answers as `solve`, decided by the board; past its budget, or
+/// with none, the host finishes; `--no-finish` leaves the board's cells.
+#[test]
+fn the_colour_engine_solves_colour_puzzles() {
+    use nonohost::colour::report::solve_colour;
+    use nonohost::colour::send::send_colour;
+    let mushroom = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/colour/mushroom.non"),
+    )
+    .unwrap();
+    // One red cell in each of the first two rows and columns of a 3×3,
+    // and a blue corner: the red diagonals are two solutions (the
+    // board's search finds both).
+    let diagonals =
+        "width 3\nheight 3\ncolor r #ff0000\ncolor b #0000ff\nrows\n1r\n1r\n1b\ncolumns\n1r\n1r\n1b\n";
+    for (name, text, budget, no_finish, status, solved_by) in [
+        (
+            "mushroom",
+            mushroom.as_str(),
+            10,
+            false,
+            Status::Solved,
+            Some("board"),
+        ),
+        (
+            "diagonals",
+            diagonals,
+            10,
+            false,
+            Status::SeveralSolutions,
+            Some("board"),
+        ),
+        (
+            "diagonals, no budget",
+            diagonals,
+            0,
+            false,
+            Status::SeveralSolutions,
+            Some("board+host"),
+        ),
+        (
+            "diagonals, no budget, no finish",
+            diagonals,
+            0,
+            true,
+            Status::Stalled,
+            None,
+        ),
+    ] {
+        let p = colour(text);
+        let (host, board) = pair();
+        let running = ModelBoard {
+            engine: Engine::Colour,
+            ..ModelBoard::new()
+        }
+        .spawn(board);
+        let options = SendOptions {
+            link: quick(),
+            budget,
+            no_finish,
+            ..SendOptions::default()
+        };
+        let report = send_colour(&p, host, &options);
+        assert_eq!(report.status, status, "{name}: {report:?}");
+        assert_eq!(report.solved_by.as_deref(), solved_by, "{name}");
+        assert!(report.cycles.unwrap() > 0, "{name}");
+        let software = solve_colour(&p, &options.search);
+        if status == Status::Solved {
+            assert_eq!(report.rows, software.rows, "{name}");
+            let text = report.to_text(false);
+            assert!(
+                text.contains("solved by the board") && text.contains("clock cycles"),
+                "{text}"
+            );
+        }
+        if status == Status::Stalled {
+            assert!(report.rows.concat().contains('?'), "{name}: {:?}", report.rows);
+        }
+        // Every solution shown fits the clues (the report checked them).
+        for rows in [Some(&report.rows), report.other_rows.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            if status != Status::Stalled {
+                let cells: Vec<u8> = rows
+                    .concat()
+                    .chars()
+                    .map(|c| report.colours.iter().position(|k| k.char == c).unwrap() as u8)
+                    .collect();
+                assert_eq!(p.check_solution(&cells), Ok(()), "{name}");
+            }
+        }
+        assert_eq!(running.stop().unwrap(), 2, "{name}: INFO and the board's reply");
+    }
+    // A board without the colour image refuses it, naming its flash.
+    let (host, board) = pair();
+    let _running = ModelBoard::new().spawn(board);
+    let report = send_colour(
+        &colour(diagonals),
+        host,
+        &SendOptions {
+            link: quick(),
+            ..SendOptions::default()
+        },
+    );
+    assert_eq!(report.status, Status::OverCapacity);
+    assert!(report.message.unwrap().contains("holds no colour image"));
+}
+
 #[test]
 fn a_stalled_board_is_finished_by_the_host() {
     // Line logic stalls on this puzzle, but it has exactly one solution.

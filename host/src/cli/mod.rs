@@ -32,7 +32,8 @@ Exit codes:
 Puzzle files: .non (Steve Simpson's format, with nonogram-db's colours), webpbn XML
 (any colours), Olšák's .g, TPDNE codes (one per line), board.txt (rows:/columns:
 sections), or a picture of # (filled) and . (empty); the format is detected.
-Colour puzzles are solved in software (`solve`); the board takes black and white.";
+Colour puzzles are solved in software (`solve`); `send` takes them to the board's colour
+engine (protocol v3, flash image 3), which today's flash does not hold yet.";
 
 #[derive(Parser, Debug)]
 #[command(

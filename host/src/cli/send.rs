@@ -114,21 +114,31 @@ pub fn run(a: &SendArgs) -> i32 {
         let file = path.display().to_string();
         let start = Instant::now();
         let mut link_failed = false;
-        let report = match crate::puzzle::load_any(path, format) {
+        let solved = match crate::puzzle::load_any(path, format) {
             Ok((puzzles, _)) => match puzzles.into_iter().next() {
-                Some(AnyPuzzle::Mono(puzzle)) => send_one(a, &puzzle, &mut link, &mut link_failed),
-                // No flash image takes colour yet: over the board's
-                // capacity, as a board too large for every engine is.
-                Some(AnyPuzzle::Colour(p)) => Report {
-                    status: Status::OverCapacity,
-                    ..Report::error(&file, format!("{file}: {}", crate::puzzle::colour_refusal(&p)))
-                },
-                None => Report::error(&file, format!("{file}: no puzzle in the file")),
+                Some(AnyPuzzle::Mono(puzzle)) => {
+                    let report = send_one(a, &puzzle, &mut link, &mut link_failed);
+                    worst = worst.max(print_report(&report, a.json, !a.no_clues));
+                    solve::Solved::Mono(report)
+                }
+                Some(AnyPuzzle::Colour(p)) => {
+                    let report = send_colour(a, &p, &mut link, &mut link_failed);
+                    worst = worst.max(print_colour_report(&report, a));
+                    solve::Solved::Colour(report)
+                }
+                None => {
+                    let report = Report::error(&file, format!("{file}: no puzzle in the file"));
+                    worst = worst.max(print_report(&report, a.json, !a.no_clues));
+                    solve::Solved::Mono(report)
+                }
             },
-            Err(e) => Report::error(&file, e),
+            Err(e) => {
+                let report = Report::error(&file, e);
+                worst = worst.max(print_report(&report, a.json, !a.no_clues));
+                solve::Solved::Mono(report)
+            }
         };
-        worst = worst.max(print_report(&report, a.json, !a.no_clues));
-        rows.push(solve::Solved::Mono(report).row(start.elapsed().as_secs_f64()));
+        rows.push(solved.row(start.elapsed().as_secs_f64()));
         // No port, no board: the rest would only fail the same way.
         if link_failed && n + 1 < a.files.len() {
             let rest = (a.files.len() - n - 1) as u64;
@@ -155,6 +165,135 @@ pub fn run(a: &SendArgs) -> i32 {
         print!("{}", solve::table(&rows));
     }
     worst
+}
+
+/// How `send` runs on `link`, from the flags.
+fn send_options(a: &SendArgs, link: &Link) -> SendOptions {
+    let mut config = LinkConfig::new(a.baud);
+    config.progress = !a.quiet && !a.json && std::io::stderr().is_terminal();
+    config.reply_timeout = a.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
+    let mut options = SendOptions {
+        every_cell: a.every_cell,
+        no_finish: a.no_finish,
+        engine: a.engine.engine(),
+        budget: wire::budget_units(a.budget),
+        search: a.search.options(config.progress),
+        link: config,
+    };
+    if simulated(a, link) {
+        // The simulated board shows the core a silent line only after a
+        // longer real-time quiet than a real line needs.
+        options.link.idle_before = options.link.idle_before.max(2 * nonogram_sim::QUIET_BEFORE_IDLE);
+        // Every simulated board answers QUERY: silence means it is stopped.
+        options.link.answers_query = true;
+    }
+    options
+}
+
+/// Whether the board is simulated: a pseudo-terminal is the simulated
+/// board's, ours (--sim) or a separate nonosim's. It swallows the bytes at
+/// once and the simulation may run slower than the wire.
+fn simulated(a: &SendArgs, link: &Link) -> bool {
+    let pty = a
+        .port
+        .as_deref()
+        .is_some_and(|p| std::fs::canonicalize(p).is_ok_and(|p| p.starts_with("/dev/pts")));
+    link.sim.is_some() || pty
+}
+
+/// Opens the link for the first puzzle that needs it (`start_engine`: the
+/// image the simulated board starts in).
+fn ensure_link<'a>(
+    a: &SendArgs,
+    link: &'a mut Option<Link>,
+    link_failed: &mut bool,
+    start_engine: Engine,
+) -> Result<&'a Link, String> {
+    if link.is_none() {
+        match open_link(a, start_engine) {
+            Ok(l) => *link = Some(l),
+            Err(e) => {
+                *link_failed = true;
+                return Err(e.to_string());
+            }
+        }
+    }
+    Ok(link.as_ref().expect("the link was opened above"))
+}
+
+/// Sends one colour puzzle to the board's colour engine (protocol v3).
+/// No flash holds that image yet, so a board refuses it as over capacity
+/// after its QUERY, naming what the flash holds.
+fn send_colour(
+    a: &SendArgs,
+    puzzle: &crate::colour::ColourPuzzle,
+    link: &mut Option<Link>,
+    link_failed: &mut bool,
+) -> crate::colour::report::ColourReport {
+    use crate::colour::report::ColourReport;
+    use crate::colour::send;
+    let blank = || ColourReport {
+        engine: Some(Engine::Colour.name().into()),
+        ..ColourReport::blank(puzzle)
+    };
+    let refuse = |status: Status, message: String| ColourReport {
+        status,
+        message: Some(message),
+        ..blank()
+    };
+    if !matches!(a.engine, EngineArg::Auto) {
+        return refuse(
+            Status::OverCapacity,
+            format!(
+                "--engine {}: a colour puzzle goes to the colour engine; leave --engine out",
+                a.engine.engine().map_or("auto", Engine::name)
+            ),
+        );
+    }
+    // Refuse before touching the port what the colour engine cannot take.
+    if let Err(why) = send::check_capacity(puzzle) {
+        return refuse(
+            Status::OverCapacity,
+            format!("{why}; `nonohost solve` solves colour puzzles in software"),
+        );
+    }
+    let link = match ensure_link(a, link, link_failed, Engine::Dnf) {
+        Ok(l) => l,
+        Err(e) => {
+            return ColourReport {
+                error: Some(e),
+                ..blank()
+            }
+        }
+    };
+    let port = match link.port.try_clone() {
+        Ok(p) => p,
+        Err(e) => {
+            return ColourReport {
+                error: Some(e.to_string()),
+                ..blank()
+            }
+        }
+    };
+    send::send_colour(puzzle, port, &send_options(a, link))
+}
+
+/// Prints a colour puzzle's report as `solve` does; returns its exit code.
+fn print_colour_report(report: &crate::colour::report::ColourReport, a: &SendArgs) -> i32 {
+    if a.json {
+        println!("{}", report.to_json());
+    } else if report.status == Status::Solved || report.status == Status::SeveralSolutions {
+        print!(
+            "{}",
+            report.to_text(crate::colour::picture::terminal_has_truecolour())
+        );
+    } else {
+        eprint!("{}", report.to_text(false));
+    }
+    if let Some(w) = report.goal_warning() {
+        eprintln!("{w}");
+    }
+    report.exit_code()
 }
 
 /// Sends one puzzle on `link`, opening it first if this is the first
@@ -203,47 +342,17 @@ fn send_one(a: &SendArgs, puzzle: &Puzzle, link: &mut Option<Link>, link_failed:
         r.message = Some(over.message + hint);
         return r;
     }
-    if link.is_none() {
-        match open_link(a, start_engine) {
-            Ok(l) => *link = Some(l),
-            Err(e) => {
-                *link_failed = true;
-                return Report::new(puzzle, Status::Error).with_error(e);
-            }
-        }
-    }
-    let Some(link) = link.as_ref() else {
-        unreachable!("the link was opened above")
+    let link = match ensure_link(a, link, link_failed, start_engine) {
+        Ok(l) => l,
+        Err(e) => return Report::new(puzzle, Status::Error).with_error(e),
     };
     // Each puzzle gets its own handle on the one port (a batch reuses it).
     let port = match link.port.try_clone() {
         Ok(p) => p,
         Err(e) => return Report::new(puzzle, Status::Error).with_error(e),
     };
-    let mut config = LinkConfig::new(a.baud);
-    config.progress = !a.quiet && !a.json && std::io::stderr().is_terminal();
-    config.reply_timeout = a.timeout.map(|s| Duration::from_secs_f64(s.max(0.0)));
-    let mut options = SendOptions {
-        every_cell: a.every_cell,
-        no_finish: a.no_finish,
-        engine: a.engine.engine(),
-        budget: wire::budget_units(a.budget),
-        search: a.search.options(config.progress),
-        link: config,
-    };
-    // A pseudo-terminal is the simulated board's, ours (--sim) or a separate
-    // nonosim's: it swallows the bytes at once and the simulation may run
-    // slower than the wire, so allow for the simulation's pace.
-    let pty = a
-        .port
-        .as_deref()
-        .is_some_and(|p| std::fs::canonicalize(p).is_ok_and(|p| p.starts_with("/dev/pts")));
-    if link.sim.is_some() || pty {
-        // The simulated board shows the core a silent line only after a
-        // longer real-time quiet than a real line needs.
-        options.link.idle_before = options.link.idle_before.max(2 * nonogram_sim::QUIET_BEFORE_IDLE);
-        // Every simulated board answers QUERY: silence means it is stopped.
-        options.link.answers_query = true;
+    let mut options = send_options(a, link);
+    if simulated(a, link) {
         // The host writes into the pseudo-terminal faster than the simulation
         // consumes it: allow for the simulation's pace, not the wire's.
         if options.link.reply_timeout.is_none() {

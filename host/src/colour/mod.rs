@@ -16,6 +16,7 @@ pub mod line;
 pub mod picture;
 pub mod report;
 pub mod search;
+pub mod send;
 
 /// A colour of the puzzle's palette.
 #[derive(Clone, Debug, PartialEq, Eq)]

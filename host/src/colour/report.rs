@@ -52,6 +52,15 @@ pub struct ColourReport {
     pub goal: Option<String>,
     pub goal_message: Option<String>,
     pub error: Option<String>,
+    /// From the board (`send`), as in the black-and-white report: its
+    /// engine ("colour"), clock cycles, their time at 100 MHz, its search
+    /// nodes and backtracks, and the bytes sent.
+    pub engine: Option<String>,
+    pub cycles: Option<u32>,
+    pub board_seconds: Option<f64>,
+    pub board_nodes: Option<u32>,
+    pub board_backtracks: Option<u32>,
+    pub bytes_sent: Option<usize>,
     #[serde(skip)]
     pub puzzle: ColourPuzzle,
     /// Each cell's possible colours (one bit each when decided).
@@ -74,8 +83,9 @@ pub fn solve_colour(puzzle: &ColourPuzzle, options: &SearchOptions) -> ColourRep
 }
 
 impl ColourReport {
-    fn from_found(puzzle: &ColourPuzzle, found: Found, first: bool) -> ColourReport {
-        let mut r = ColourReport {
+    /// A report on `puzzle` with nothing found yet (status Error).
+    pub fn blank(puzzle: &ColourPuzzle) -> ColourReport {
+        ColourReport {
             status: Status::Error,
             file: puzzle.name.clone(),
             title: puzzle.title.clone(),
@@ -97,9 +107,33 @@ impl ColourReport {
                 .collect(),
             rows: Vec::new(),
             other_rows: None,
-            solved_by: Some("host".into()),
+            solved_by: None,
             solutions: None,
             uniqueness_checked: None,
+            search_nodes: None,
+            line_logic: None,
+            message: None,
+            goal: None,
+            goal_message: None,
+            error: None,
+            engine: None,
+            cycles: None,
+            board_seconds: None,
+            board_nodes: None,
+            board_backtracks: None,
+            bytes_sent: None,
+            puzzle: puzzle.clone(),
+            cells: Vec::new(),
+            other: None,
+        }
+    }
+
+    /// The report on what a search found (`first`: in first-solution
+    /// mode), decided by the host; [`super::send`] makes the board's
+    /// answers into a `Found` too.
+    pub(crate) fn from_found(puzzle: &ColourPuzzle, found: Found, first: bool) -> ColourReport {
+        let mut r = ColourReport {
+            solved_by: Some("host".into()),
             search_nodes: (found.line_logic == Some(LineOutcome::Stalled)).then_some(found.nodes),
             line_logic: found.line_logic.map(|o| {
                 match o {
@@ -109,13 +143,8 @@ impl ColourReport {
                 }
                 .to_string()
             }),
-            message: None,
-            goal: None,
-            goal_message: None,
-            error: None,
-            puzzle: puzzle.clone(),
             cells: found.line_cells.clone(),
-            other: None,
+            ..ColourReport::blank(puzzle)
         };
         let one = |c: &[u8]| c.iter().map(|&x| 1 << x).collect::<Vec<Cell>>();
         // Every answer is held against the clues before it is shown.
@@ -294,7 +323,7 @@ impl ColourReport {
                 s.push('\n');
             }
         };
-        if self.status != Status::NoSolution {
+        if self.status != Status::NoSolution && !self.cells.is_empty() {
             draw(&mut s, 0, &self.rows);
         }
         if let (Some(other), Some(rows)) = (&self.other, &self.other_rows) {
@@ -319,17 +348,28 @@ impl ColourReport {
             })
             .collect();
         s.push_str(&format!("colours: {}\n", legend.join(", ")));
+        let by = match self.solved_by.as_deref() {
+            Some("board") => "by the board",
+            Some("board+host") => "by the board and the host",
+            _ => "by the host",
+        };
         let headline = match self.status {
-            Status::Solved if self.uniqueness_checked == Some(false) => "solved by the host".to_string(),
-            Status::Solved => "solved by the host, the only solution".to_string(),
+            Status::Solved if self.uniqueness_checked == Some(false) => format!("solved {by}"),
+            Status::Solved => format!("solved {by}, the only solution"),
             Status::SeveralSolutions => "several solutions".into(),
             Status::NoSolution => "no solution".into(),
             Status::GaveUp => "gave up".into(),
-            _ => "error".into(),
+            Status::Stalled => "stalled: line logic cannot finish this puzzle".into(),
+            Status::OverCapacity => "refused: over the board's capacity".into(),
+            Status::Malformed => "the board found the stream malformed".into(),
+            Status::Error => "error".into(),
         };
         s.push_str(&headline);
         if let Some(m) = &self.message {
             s.push_str(&format!(": {m}"));
+        }
+        if let Some(e) = &self.error {
+            s.push_str(&format!(": {e}"));
         }
         s.push('\n');
         match (self.goal.as_deref(), &self.goal_message) {
@@ -339,6 +379,13 @@ impl ColourReport {
         }
         if let Some(n) = self.search_nodes {
             s.push_str(&format!("search: {}\n", plural(n, "node", "nodes")));
+        }
+        if let (Some(c), Some(t)) = (self.cycles, self.board_seconds) {
+            s.push_str(&format!(
+                "board: {} clock cycles, {:.3} ms at 100 MHz\n",
+                c,
+                t * 1e3
+            ));
         }
         s
     }
@@ -354,7 +401,7 @@ fn row_char(p: &ColourPuzzle, i: usize) -> char {
     }
 }
 
-fn rows_text(p: &ColourPuzzle, cells: &[Cell]) -> Vec<String> {
+pub(crate) fn rows_text(p: &ColourPuzzle, cells: &[Cell]) -> Vec<String> {
     cells
         .chunks(p.width().max(1))
         .map(|row| {
