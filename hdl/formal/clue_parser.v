@@ -1,6 +1,7 @@
 // Properties of the v2 message parser (ClueParser with an idle timeout of 8
-// cycles; emitted by RustHDL as module `top`), for yosys-smtbmc. The same
-// two properties as parser.v, for protocol v2's board:
+// cycles; emitted by RustHDL as module `top`), for yosys-smtbmc, and of the
+// same parser built for colour boards (protocol v3, whose START_BOARD pair
+// is v2's). The same two properties as parser.v, for protocol v2's board:
 //
 // Until a moment the solver picks (`go`), every input is arbitrary in every
 // cycle: bytes, framing errors, resets. From `go` on, the host leaves the

@@ -211,6 +211,13 @@ fn session_refusals_and_aborts_always_wait_for_start_board() {
 fn clue_parser_never_hangs_and_start_board_always_starts_a_board() {
     prove(ClueParser::with_idle_cycles(8), "clue_parser", Bmc(34));
     prove(ClueParser::with_idle_cycles(8), "clue_parser", Cover(34));
+    // Built for colour boards (protocol v3, up to 64 a side here): the
+    // same properties.
+    prove(
+        ClueParser::with_colours(0, Some(8), 64, 4),
+        "clue_parser",
+        Bmc(34),
+    );
 }
 
 /// An abort never splits a v1 reply message: with every input arbitrary

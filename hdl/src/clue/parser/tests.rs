@@ -15,6 +15,7 @@ use crate::link::protocol::status::{detail, outcome};
 use crate::link::protocol::Message;
 
 mod broken;
+mod colours;
 
 /// The parser's idle timeout, in cycles.
 const IDLE: u64 = 120;
@@ -119,8 +120,10 @@ struct Harness {
     uut: ClueParser,
     noise: Box<Noise>,
     events: Vec<Event>,
-    /// The clue writes since the last abort: (address, length).
+    /// The clue writes since the last abort: (address, length), and each
+    /// one's ink.
     clues: Vec<(usize, usize)>,
+    inks: Vec<usize>,
     /// The engine's line table as the writes left it (noise at first):
     /// (first block, blocks).
     table: Vec<(usize, usize)>,
@@ -134,7 +137,10 @@ struct Harness {
 
 impl Harness {
     fn new(seed: u64) -> Harness {
-        let mut uut = ClueParser::with_idle_cycles(IDLE);
+        Harness::on(ClueParser::with_idle_cycles(IDLE), seed)
+    }
+
+    fn on(mut uut: ClueParser, seed: u64) -> Harness {
         uut.connect_all();
         let (noise, table) = (Box::new(xorshift(seed)), vec![(9999, 99); 128]);
         Harness {
@@ -142,6 +148,7 @@ impl Harness {
             noise,
             events: vec![],
             clues: vec![],
+            inks: vec![],
             table,
             last_line: 0,
             closed: true,
@@ -158,6 +165,7 @@ impl Harness {
         if u.abort.val() {
             self.events.push(Event::Abort);
             self.clues.clear();
+            self.inks.clear();
             self.last_line = 0;
             self.closed = false;
         }
@@ -166,6 +174,7 @@ impl Harness {
             assert!(open, "a clue write with no board loading");
             self.clues
                 .push((u.clue_address.val().index(), u.clue_length.val().index()));
+            self.inks.push(u.clue_ink.val().index());
         }
         if u.line_write.val() {
             assert!(open, "a line write with no board loading");
@@ -443,4 +452,23 @@ fn start_board_restarts_at_any_point() {
     assert_eq!(h.take_verdicts(), vec![], "after a reset");
     h.send(&second.stream(false));
     h.check_loaded(&second, "after a reset");
+}
+
+/// Both builds' Verilog synthesises for the iCE40 (no latches, nothing
+/// undriven); their sizes for the record. Built without colour, the v3
+/// logic is a constant's dead branch: 262 LUT4s and the same 204
+/// flip-flops as before it was added (256 LUT4s then).
+#[test]
+fn verilog_synthesises() {
+    for (name, mut uut) in [
+        ("clue_parser_v2", ClueParser::with_side(4, 64)),
+        ("clue_parser_v3", ClueParser::with_colours(4, None, 32, 4)),
+    ] {
+        uut.connect_all();
+        if let Some(log) = crate::bench::yosys_check(&uut, name) {
+            let luts = crate::bench::yosys_cell_count(&log, "SB_LUT4");
+            println!("{name}: {luts} LUT4s");
+            assert!(luts > 100, "{name}: {luts} LUT4s");
+        }
+    }
 }

@@ -4,14 +4,19 @@
 
 use super::*;
 use crate::board_model::{BoardModel, Engine};
-use crate::clue::clue_protocol::decode_reply;
+use crate::clue::clue_protocol::decode_any_reply;
 
 /// A stream through both the parser and `BoardModel`: the same refusals,
 /// INFO replies and boards loaded, in order (the model solves what loads:
 /// small boards).
 fn check_like_the_model(items: &[Item], seed: u64, what: &str) {
-    let mut h = Harness::new(seed);
-    let mut model = BoardModel::new(Engine::Clues);
+    check_like_the_model_on(Harness::new(seed), Engine::Clues, items, what)
+}
+
+/// [`check_like_the_model`] with the parser `h` runs and the model's
+/// `engine` (v2 or v3 replies).
+pub(super) fn check_like_the_model_on(mut h: Harness, engine: Engine, items: &[Item], what: &str) {
+    let mut model = BoardModel::new(engine);
     let mut replies = vec![];
     for &item in items.iter().chain(&[Item::Idle]) {
         h.item(item);
@@ -23,11 +28,13 @@ fn check_like_the_model(items: &[Item], seed: u64, what: &str) {
     }
     let expected: Vec<Event> = replies
         .iter()
-        .map(|bytes| match decode_reply(bytes).expect("the model's reply").0 {
-            r if r.outcome == outcome::INFO => Event::Query,
-            r if r.rows == 0 => Event::Refused(r.outcome, r.detail),
-            r => Event::Loaded(r.rows, r.columns, 0, false),
-        })
+        .map(
+            |bytes| match decode_any_reply(bytes).expect("the model's reply").0 {
+                r if r.outcome == outcome::INFO => Event::Query,
+                r if r.rows == 0 => Event::Refused(r.outcome, r.detail),
+                r => Event::Loaded(r.rows, r.columns, 0, false),
+            },
+        )
         .collect();
     let got: Vec<Event> = (h.take_verdicts().into_iter())
         .filter_map(|e| match e {
