@@ -86,6 +86,15 @@ fn model_board_solves_the_examples() {
     }
 }
 
+/// A model board running the colour engine (which no flash holds yet).
+fn colour_board(port: Box<dyn SerialPort>) -> nonohost::fake::RunningBoard {
+    ModelBoard {
+        engine: Engine::Colour,
+        ..ModelBoard::new()
+    }
+    .spawn(port)
+}
+
 /// The colour engine (protocol v3; modelled, no flash holds it yet) takes
 /// black-and-white puzzles as boards of one ink, and its replies read as
 /// the clue engine's: solved, several solutions (the second sent whole),
@@ -101,11 +110,7 @@ fn the_colour_engine_takes_black_and_white_as_one_ink() {
     ] {
         let p = example(name);
         let (host, board) = pair();
-        let running = ModelBoard {
-            engine: Engine::Colour,
-            ..ModelBoard::new()
-        }
-        .spawn(board);
+        let running = colour_board(board);
         let options = SendOptions {
             link: quick(),
             engine: Some(Engine::Colour),
@@ -193,11 +198,7 @@ fn the_colour_engine_solves_colour_puzzles() {
     ] {
         let p = colour(text);
         let (host, board) = pair();
-        let running = ModelBoard {
-            engine: Engine::Colour,
-            ..ModelBoard::new()
-        }
-        .spawn(board);
+        let running = colour_board(board);
         let options = SendOptions {
             link: quick(),
             budget,

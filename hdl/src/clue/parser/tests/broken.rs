@@ -101,33 +101,45 @@ fn broken_streams_as_the_model() {
             let bytes = board.stream(n() % 4 == 0);
             messages.extend(bytes.chunks(2).map(|b| u16::from_be_bytes([b[0], b[1]])));
         }
-        for _ in 0..1 + n() % 3 {
-            let at = (n() % messages.len() as u64) as usize;
-            let random = match n() % 3 {
-                0 => Message::new((n() % 8) as u8, (n() % 8) as u16, n() & 1 == 1).0,
-                _ => n() as u16,
-            };
-            match n() % 4 {
-                0 => messages[at] = random,
-                1 => drop(messages.remove(at)),
-                2 => messages.insert(at, messages[at]),
-                _ => messages.insert(at, random),
-            }
-        }
-        let mut items: Vec<Item> = messages
-            .iter()
-            .flat_map(|m| m.to_be_bytes())
-            .map(Item::Byte)
-            .collect();
-        for _ in 0..n() % 3 {
-            let at = (n() % items.len() as u64) as usize;
-            match n() % 4 {
-                0 => items[at] = Item::Lost,
-                1 => items.insert(at, Item::Lost),
-                2 => drop(items.remove(at)),
-                _ => items.insert(at, Item::Idle),
-            }
-        }
+        let mut random = |n: &mut Noise| match n() % 3 {
+            0 => Message::new((n() % 8) as u8, (n() % 8) as u16, n() & 1 == 1).0,
+            _ => n() as u16,
+        };
+        let items = broken(&mut n, messages, &mut random);
         check_like_the_model(&items, case, &format!("case {case}: {items:?}"));
     }
+}
+
+/// `messages` broken: one to three replaced, dropped, repeated or added
+/// (from `random`), then as bytes, up to two lost or dropped and silences.
+pub(super) fn broken(
+    n: &mut Noise,
+    mut messages: Vec<u16>,
+    random: &mut dyn FnMut(&mut Noise) -> u16,
+) -> Vec<Item> {
+    for _ in 0..1 + n() % 3 {
+        let at = (n() % messages.len() as u64) as usize;
+        let random = random(n);
+        match n() % 4 {
+            0 => messages[at] = random,
+            1 => drop(messages.remove(at)),
+            2 => messages.insert(at, messages[at]),
+            _ => messages.insert(at, random),
+        }
+    }
+    let mut items: Vec<Item> = messages
+        .iter()
+        .flat_map(|m| m.to_be_bytes())
+        .map(Item::Byte)
+        .collect();
+    for _ in 0..n() % 3 {
+        let at = (n() % items.len() as u64) as usize;
+        match n() % 4 {
+            0 => items[at] = Item::Lost,
+            1 => items.insert(at, Item::Lost),
+            2 => drop(items.remove(at)),
+            _ => items.insert(at, Item::Idle),
+        }
+    }
+    items
 }

@@ -3,7 +3,7 @@
 //! block with its ink; refusals and broken streams as `BoardModel`'s
 //! colour engine answers them.
 
-use super::broken::check_like_the_model_on;
+use super::broken::{broken, check_like_the_model_on};
 use super::*;
 use crate::board_model::Engine;
 use crate::colour::colour_protocol::{encode_board, BLOCK, COLOURS};
@@ -139,35 +139,13 @@ fn broken_colour_streams_as_the_model() {
             let bytes = stream(&rows, &columns, inks, (n() % 3) as u16, n() & 1 == 1);
             messages.extend(bytes.chunks(2).map(|b| u16::from_be_bytes([b[0], b[1]])));
         }
-        for _ in 0..1 + n() % 3 {
-            let at = (n() % messages.len() as u64) as usize;
-            let random = match n() % 4 {
-                0 => Message::new((n() % 8) as u8, (n() % 8) as u16, n() & 1 == 1).0,
-                1 => Message::new(COLOURS, (n() % 9) as u16, false).0,
-                2 => Message::new(BLOCK, ((n() % 4) << 6 | n() % 8) as u16, false).0,
-                _ => n() as u16,
-            };
-            match n() % 4 {
-                0 => messages[at] = random,
-                1 => drop(messages.remove(at)),
-                2 => messages.insert(at, messages[at]),
-                _ => messages.insert(at, random),
-            }
-        }
-        let mut items: Vec<Item> = messages
-            .iter()
-            .flat_map(|m| m.to_be_bytes())
-            .map(Item::Byte)
-            .collect();
-        for _ in 0..n() % 3 {
-            let at = (n() % items.len() as u64) as usize;
-            match n() % 4 {
-                0 => items[at] = Item::Lost,
-                1 => items.insert(at, Item::Lost),
-                2 => drop(items.remove(at)),
-                _ => items.insert(at, Item::Idle),
-            }
-        }
+        let mut random = |n: &mut Noise| match n() % 4 {
+            0 => Message::new((n() % 8) as u8, (n() % 8) as u16, n() & 1 == 1).0,
+            1 => Message::new(COLOURS, (n() % 9) as u16, false).0,
+            2 => Message::new(BLOCK, ((n() % 4) << 6 | n() % 8) as u16, false).0,
+            _ => n() as u16,
+        };
+        let items = broken(&mut n, messages, &mut random);
         check_like_the_model_on(
             colour_harness(case),
             Engine::Colour,
