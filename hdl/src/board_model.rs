@@ -265,9 +265,8 @@ impl BoardModel {
         };
         let (rows, total) = (*rows, *rows + *columns);
         match m.code() {
-            // 0 always means the next line.
             code::START_LINE => {
-                if (index != clues.len() && index != 0) || clues.len() >= total {
+                if !next_line(index, clues.len(), total) {
                     return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
                 }
                 clues.push(Vec::new());
@@ -383,9 +382,8 @@ impl BoardModel {
             ) => {
                 let (rows, columns, total) = (*rows, *columns, *rows + *columns);
                 match m.code() {
-                    // 0 always means the next line.
                     code::START_LINE => {
-                        if (index != clues.len() && index != 0) || clues.len() >= total {
+                        if !next_line(index, clues.len(), total) {
                             return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
                         }
                         clues.push(Vec::new());
@@ -441,8 +439,7 @@ impl BoardModel {
                 let length = if lines.len() <= rows { columns } else { rows };
                 match (m.code(), option.is_some()) {
                     (code::START_LINE, false) => {
-                        // 0 always means the next line.
-                        if (index != lines.len() && index != 0) || lines.len() >= total {
+                        if !next_line(index, lines.len(), total) {
                             return self.refuse(outcome::MALFORMED, detail::WRONG_LINE);
                         }
                         lines.push(Vec::new());
@@ -477,6 +474,12 @@ impl BoardModel {
             }
         }
     }
+}
+
+/// Whether START_LINE `index` opens the next line when `opened` of the
+/// board's `total` are open (every version: 0 always means the next line).
+fn next_line(index: usize, opened: usize, total: usize) -> bool {
+    (index == opened || index == 0) && opened < total
 }
 
 mod replies;

@@ -96,16 +96,18 @@ pub fn info_reply() -> Vec<u8> {
 }
 
 /// The STATUS fields of a v2 or v3 reply, 0..=14 in order, then the eight
-/// SEARCH messages.
+/// SEARCH messages; the counts saturate at 32 bits, as the board's do.
 fn clue_status(
     engine: Engine,
     o: u8,
     d: u8,
-    cycles: u32,
+    cycles: u64,
     passes: u8,
-    nodes: u32,
-    backtracks: u32,
+    nodes: u64,
+    backtracks: u64,
 ) -> Vec<Message> {
+    let clip = |x: u64| x.min(u32::MAX as u64) as u32;
+    let (cycles, nodes, backtracks) = (clip(cycles), clip(nodes), clip(backtracks));
     let side = engine.clue_side() as u8;
     let version = match engine {
         Engine::Colour => crate::colour::colour_protocol::VERSION,
@@ -144,15 +146,14 @@ pub fn clue_reply(engine: Engine, verdict: &ClueVerdict) -> Vec<u8> {
     if verdict.cells.is_empty() {
         return clue_refusal(engine, verdict.outcome, verdict.detail);
     }
-    let clip = |x: u64| x.min(u32::MAX as u64) as u32;
     let status = clue_status(
         engine,
         verdict.outcome,
         verdict.detail,
-        clip(verdict.cycles),
+        verdict.cycles,
         verdict.passes,
-        clip(verdict.nodes),
-        clip(verdict.backtracks),
+        verdict.nodes,
+        verdict.backtracks,
     );
     let mut out = Vec::new();
     crate::clue::clue_protocol::encode_reply(
@@ -189,15 +190,14 @@ pub fn clue_refusal(engine: Engine, o: u8, d: u8) -> Vec<u8> {
 /// The colour engine's reply for a board of `rows` × `columns` with `inks`
 /// inks (protocol v3, a colour index a cell).
 pub fn colour_reply(rows: usize, columns: usize, inks: usize, verdict: &ColourVerdict) -> Vec<u8> {
-    let clip = |x: u64| x.min(u32::MAX as u64) as u32;
     let status = clue_status(
         Engine::Colour,
         verdict.outcome,
         verdict.detail,
-        clip(verdict.cycles),
+        verdict.cycles,
         verdict.passes,
-        clip(verdict.nodes),
-        clip(verdict.backtracks),
+        verdict.nodes,
+        verdict.backtracks,
     );
     let mut out = Vec::new();
     crate::colour::colour_protocol::encode_reply(

@@ -195,10 +195,12 @@ pub fn decode_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
 /// (v3, read as black and white: see `ColourReply::black_and_white`).
 pub fn decode_any_reply(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
     use crate::colour::colour_protocol as v3;
-    match bytes.get(1) {
-        _ if v3::is_v3_reply(bytes) => v3::decode_reply(bytes).map(|(r, n)| (r.black_and_white(), n)),
-        Some(&low) if low & 1 == 1 => decode_reply(bytes),
-        _ => crate::link::protocol::decode_reply(bytes),
+    if v3::is_v3_reply(bytes) {
+        v3::decode_reply(bytes).map(|(r, n)| (r.black_and_white(), n))
+    } else if bytes.get(1).is_some_and(|low| low & 1 == 1) {
+        decode_reply(bytes)
+    } else {
+        crate::link::protocol::decode_reply(bytes)
     }
 }
 

@@ -268,6 +268,31 @@ pub(crate) fn print_report(report: &Report, json: bool, clues: bool) -> i32 {
     report.exit_code()
 }
 
+/// A colour puzzle's report, as [`print_report`] prints a black-and-white
+/// one: one JSON object, or the text (on stderr for refusals and errors,
+/// drawn in 24-bit colour with `truecolour`); returns its exit code.
+pub(crate) fn print_colour_report(
+    report: &crate::colour::report::ColourReport,
+    json: bool,
+    truecolour: bool,
+) -> i32 {
+    let diagnostic = matches!(
+        report.status,
+        Status::Error | Status::OverCapacity | Status::Malformed
+    );
+    if json {
+        println!("{}", report.to_json());
+    } else if diagnostic {
+        eprint!("{}", report.to_text(false));
+    } else {
+        print!("{}", report.to_text(truecolour));
+    }
+    if let Some(warning) = report.goal_warning() {
+        eprintln!("{warning}");
+    }
+    report.exit_code()
+}
+
 /// A usage error as one line for `--json`: clap's whole message (what is
 /// wrong, the argument's name, any tip) without its usage line and its
 /// pointer to `--help`.

@@ -1,7 +1,7 @@
 //! `nonohost send FILE...`: each puzzle to the board (or the simulated
 //! board) in turn, on one link; a summary table when there is more than one.
 
-use super::{print_report, solve, EngineArg, FormatArg, SearchArgs};
+use super::{print_colour_report, print_report, solve, EngineArg, FormatArg, SearchArgs};
 use crate::link::{self, LinkConfig, DEFAULT_BAUD};
 use crate::puzzle::{AnyPuzzle, Format, Puzzle};
 use crate::report::{exit, Report, Status};
@@ -123,7 +123,8 @@ pub fn run(a: &SendArgs) -> i32 {
                 }
                 Some(AnyPuzzle::Colour(p)) => {
                     let report = send_colour(a, &p, &mut link, &mut link_failed);
-                    worst = worst.max(print_colour_report(&report, a));
+                    let truecolour = crate::colour::picture::terminal_has_truecolour();
+                    worst = worst.max(print_colour_report(&report, a.json, truecolour));
                     solve::Solved::Colour(report)
                 }
                 None => {
@@ -276,24 +277,6 @@ fn send_colour(
         }
     };
     send::send_colour(puzzle, port, &send_options(a, link))
-}
-
-/// Prints a colour puzzle's report as `solve` does; returns its exit code.
-fn print_colour_report(report: &crate::colour::report::ColourReport, a: &SendArgs) -> i32 {
-    if a.json {
-        println!("{}", report.to_json());
-    } else if report.status == Status::Solved || report.status == Status::SeveralSolutions {
-        print!(
-            "{}",
-            report.to_text(crate::colour::picture::terminal_has_truecolour())
-        );
-    } else {
-        eprint!("{}", report.to_text(false));
-    }
-    if let Some(w) = report.goal_warning() {
-        eprintln!("{w}");
-    }
-    report.exit_code()
 }
 
 /// Sends one puzzle on `link`, opening it first if this is the first

@@ -2,7 +2,7 @@
 //! or colour, in software; pictures and `.non` exports; a summary table
 //! when there is more than one puzzle.
 
-use super::{print_report, FormatArg, SearchArgs};
+use super::{print_colour_report, print_report, FormatArg, SearchArgs};
 use crate::colour::picture::{terminal_has_truecolour, write_files, Grid};
 use crate::colour::report::{solve_colour, ColourReport};
 use crate::puzzle::{load_any, AnyPuzzle, Format};
@@ -97,15 +97,10 @@ pub fn run(a: &SolveArgs) -> i32 {
                 }
                 AnyPuzzle::Colour(p) => {
                     let report = solve_colour(p, &options);
-                    if a.json {
-                        println!("{}", report.to_json());
-                    } else {
-                        print!("{}", report.to_text(truecolour));
-                    }
-                    if let Some(w) = report.goal_warning() {
-                        eprintln!("{w}");
-                    }
-                    (report.exit_code(), Solved::Colour(report))
+                    (
+                        print_colour_report(&report, a.json, truecolour),
+                        Solved::Colour(report),
+                    )
                 }
             };
             worst = worst.max(code);
