@@ -1,6 +1,8 @@
-//! The clues of a board: every block length in one memory (2 048 blocks
-//! for all lines together), and for each line its first block's address
-//! and its block count in the line table.
+//! The clues of a board: every block in one memory (2 048 blocks for all
+//! lines together), and for each line its first block's address and its
+//! block count in the line table. A block is a word of `W` bits: its
+//! length (7 bits) for the black-and-white engines, and its ink above the
+//! length for the colour engine.
 //!
 //! The loader writes both only while no board is being solved. A visit
 //! asks for its line's table entry in Fetch, takes the first block's
@@ -15,12 +17,12 @@ use crate::common::ram::Ram;
 pub const CLUE_STORE_BITS: usize = 11;
 
 #[derive(LogicBlock, Default)]
-pub struct ClueStore {
+pub struct ClueStore<const W: usize> {
     pub clock: Signal<In, Clock>,
-    /// The loader's write ports: one block length, and one line's entry.
+    /// The loader's write ports: one block, and one line's entry.
     pub clue_write: Signal<In, Bit>,
     pub clue_address: Signal<In, Bits<CLUE_STORE_BITS>>,
-    pub clue_length: Signal<In, Bits<7>>,
+    pub clue_length: Signal<In, Bits<W>>,
     pub line_write: Signal<In, Bit>,
     pub line_number: Signal<In, Bits<7>>,
     pub line_first: Signal<In, Bits<CLUE_STORE_BITS>>,
@@ -32,18 +34,17 @@ pub struct ClueStore {
     pub load: Signal<In, Bit>,
     /// The line solver is running (Start, Solve): its blocks are read.
     pub solving: Signal<In, Bit>,
-    /// The line solver's block number, and that block's length a cycle
-    /// later.
+    /// The line solver's block number, and that block a cycle later.
     pub block: Signal<In, Bits<5>>,
-    pub length: Signal<Out, Bits<7>>,
+    pub length: Signal<Out, Bits<W>>,
     /// The visited line's block count (from Load to the end of Solve).
     pub blocks: Signal<Out, Bits<6>>,
     line_table: Ram<17, 7>,
-    clues: Ram<7, CLUE_STORE_BITS>,
+    clues: Ram<W, CLUE_STORE_BITS>,
     first_block: DFF<Bits<CLUE_STORE_BITS>>,
 }
 
-impl Logic for ClueStore {
+impl<const W: usize> Logic for ClueStore<W> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, first_block);
@@ -82,7 +83,7 @@ mod tests {
     /// line read back as a visit reads it.
     #[test]
     fn gives_each_line_its_blocks() {
-        let mut uut = ClueStore::default();
+        let mut uut = ClueStore::<7>::default();
         uut.connect_all();
         let mut rng = Rng(0x1234_5678_9abc_def0);
         let mut lines = vec![];
@@ -127,7 +128,7 @@ mod tests {
 
     #[test]
     fn verilog_synthesises() {
-        let mut uut = ClueStore::default();
+        let mut uut = ClueStore::<7>::default();
         uut.connect_all();
         yosys_check(&uut, "clue_store");
     }

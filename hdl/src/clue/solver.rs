@@ -141,7 +141,7 @@ pub struct ClueSolver {
     pub nodes: Signal<Out, Bits<32>>,
     pub backtracks: Signal<Out, Bits<32>>,
     line_solver: LineSolver,
-    store: ClueStore,
+    store: ClueStore<7>,
     board: BoardMemory,
     order: VisitOrder,
     words: LineWords,

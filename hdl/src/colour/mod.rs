@@ -3,9 +3,11 @@
 //! wire protocol (v3), and the line solver in gateware.
 
 pub mod colour_protocol;
+pub mod line_cells;
 pub mod line_logic;
 pub mod line_solver;
 pub mod model;
+pub mod solver;
 
 /// The largest side of a board the colour engine takes (its line solver's
 /// line).

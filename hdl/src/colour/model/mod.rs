@@ -23,18 +23,17 @@
 //! the first stall, Σ (colours of a cell − 1): the search starts only when
 //! that fits the trail.
 //!
-//! Its cycles are the design's price, the clue engine's with cells of
-//! colour sets: clearing the board, two cycles to look at a line, a visit's
-//! k + 2L + `LATENCY` in the line solver (every ink in one step, see
-//! `line_logic`), its fixed cycles, and 3 for each narrowed cell; the
-//! search's steps as the clue engine's (`clue_model`'s constants). There is
-//! no colour engine in gateware yet to hold to it; its line solver is
-//! (`line_solver.rs`).
+//! Its cycles are the gateware's (`colour::solver`, held to this model
+//! cycle for cycle): clearing the board, two cycles to look at a line, a
+//! visit's k + 2L + `LATENCY` in the line solver (every ink in one step,
+//! see `line_logic`), its fixed cycles, and 3 for each narrowed cell. The
+//! search is not in gateware yet: its steps are priced as the clue
+//! engine's (`clue_model`'s constants).
 
 use super::line_logic::{solve_line, Block, ColourSet, MAX_COLOURS};
 use crate::clue::clue_model::{
     BUDGET_RAN_OUT, BUDGET_UNIT_BITS, CHECK_CYCLES, CLEAR_CYCLES, FIRST_FOUND, GUESS_CYCLES, SAVE_ROW_CYCLES,
-    SCAN_ROW_CYCLES, SEARCHED, SEEK_CYCLES, TRAIL_ENTRIES, TRAIL_RAN_OUT, UNDO_CYCLES, VISIT_CYCLES,
+    SCAN_ROW_CYCLES, SEARCHED, SEEK_CYCLES, TRAIL_ENTRIES, TRAIL_RAN_OUT, UNDO_CYCLES,
 };
 use crate::common::line_walk::LATENCY;
 use crate::link::protocol::status::outcome;
@@ -42,8 +41,15 @@ use crate::link::protocol::status::outcome;
 /// The largest board the model takes (lines of up to 63 cells).
 pub const MAX_SIDE: usize = super::line_logic::MAX_LENGTH;
 
-/// Cycles to copy a narrowed cell into its crossing line (as
-/// `clue_model`'s newly fixed cell).
+/// A visit's cycles besides the line solver's k + 2L + `LATENCY` and the
+/// crossings (`colour::solver`): Fetch and the line solver's last cycle
+/// before its result (`RESULT_CYCLES`), then Narrowed and Advance when the
+/// line has a fill. (The line solver's start is Load.)
+pub const RESULT_CYCLES: u64 = 2;
+pub const VISIT_CYCLES: u64 = RESULT_CYCLES + 2;
+
+/// Cycles to copy a narrowed cell into its crossing line: CrossRead,
+/// CrossWord, CrossWrite.
 pub const CROSSING_CYCLES: u64 = 3;
 
 /// What the host asks for with a board.
@@ -197,10 +203,12 @@ impl Board<'_> {
                 *w = self.cells[self.cell(line, i)];
             }
             self.verdict.visits += 1;
-            self.verdict.cycles += VISIT_CYCLES + self.clues[line].len() as u64 + 2 * length as u64 + LATENCY;
+            self.verdict.cycles +=
+                RESULT_CYCLES + self.clues[line].len() as u64 + 2 * length as u64 + LATENCY;
             if !solve_line(self.clues[line], &mut words[..length]) {
                 return Stop::Contradiction(line);
             }
+            self.verdict.cycles += VISIT_CYCLES - RESULT_CYCLES;
             for (i, &w) in words[..length].iter().enumerate() {
                 let at = self.cell(line, i);
                 if self.cells[at] != w {

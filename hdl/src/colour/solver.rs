@@ -1,0 +1,156 @@
+//! The colour engine's solver (issue 28): a board of up to 32×32 cells,
+//! each holding the colours it may still have, narrowed by the colour line
+//! solver one dirty line at a time until no line is dirty or a line has no
+//! fill. `colour::model` is the same engine in plain Rust, cycle for cycle.
+//!
+//! It is the clue engine's visit (`clue::solver`) with cells of five colour
+//! planes, and its parts where they serve unchanged: the [`ClueStore`]
+//! (a block is its length and, above it, its ink), the [`VisitOrder`] and
+//! the [`Tally`] (cycles, passes, m·n). Its own parts:
+//!
+//! * the board: one block RAM of 160-bit line words (ten SB_RAM40_4Ks):
+//!   rows 0..32 at 0..32, columns at 32..64, so a line is one read;
+//! * [`ColourLineCells`]: the visited line's cells, which of them the line
+//!   solver narrowed, and the crossing word with each one written in.
+//!
+//! It does not search yet: a board line logic cannot finish ends STALLED.
+//!
+//! # Cycle by cycle
+//!
+//! * a new board: 128 cycles of Clear (the 64 line words written with
+//!   every colour the board has, the dirty bits and m·n meanwhile);
+//! * each line looked at: Seek and Look, 2 cycles; the last Look, with no
+//!   line dirty, ends the solve;
+//! * a dirty line: Fetch (its word and its clue's table entry asked) ·
+//!   Load (the word arrives; the line solver starts) · the line solver,
+//!   k + 2L + `LATENCY` cycles from its start, its result written in its
+//!   last · Narrowed (the narrowed cells known) · 3 for each narrowed cell
+//!   (CrossRead the crossing line, CrossWord its word arrives and the cell
+//!   goes in, CrossWrite) · Advance: k + 2L + `LATENCY` + 4 + 3 a
+//!   narrowed cell besides the Seek and Look before it
+//!   (`model::VISIT_CYCLES`, `model::CROSSING_CYCLES`).
+//!
+//! The solve ends SOLVED when every cell has one colour (the board's
+//! freedom, Σ (colours − 1) over the cells, kept as a count, is 0), STALLED
+//! when some has more, and CONTRADICTION, with the line, at a line with no
+//! fill.
+
+use crate::clue::clue_store::{ClueStore, CLUE_STORE_BITS};
+use crate::clue::tally::Tally;
+use crate::clue::visit_order::VisitOrder;
+use crate::colour::line_cells::ColourLineCells;
+use crate::colour::line_solver::{ColourLineSolver, COLOURS, PLANE_BITS};
+use crate::common::params::CYCLE_BITS;
+use crate::common::ram::Ram;
+use rust_hdl::prelude::*;
+
+/// Bits of a block in the clue store: the length (7), then the ink (3).
+pub const BLOCK_BITS: usize = 10;
+
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum State {
+    Idle,
+    Clear,
+    Seek,
+    Look,
+    Fetch,
+    Load,
+    Solve,
+    Narrowed,
+    CrossRead,
+    CrossWord,
+    CrossWrite,
+    Advance,
+    Done,
+}
+
+/// What a registered write puts in the board (see the update).
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum Written {
+    ClearRow,
+    ClearColumn,
+    Line,
+    Crossing,
+}
+
+#[derive(LogicBlock, Default)]
+pub struct ColourSolver {
+    pub clock: Signal<In, Clock>,
+    /// Stop whatever is going on.
+    pub abort: Signal<In, Bit>,
+    /// Pulse: the clues of a `rows` × `columns` board with `inks` inks are
+    /// loaded; solve it.
+    pub start: Signal<In, Bit>,
+    pub rows: Signal<In, Bits<7>>,
+    pub columns: Signal<In, Bits<7>>,
+    pub inks: Signal<In, Bits<3>>,
+    /// The loader's write ports: one block (length and ink), and one
+    /// line's table entry.
+    pub clue_write: Signal<In, Bit>,
+    pub clue_address: Signal<In, Bits<CLUE_STORE_BITS>>,
+    pub clue_length: Signal<In, Bits<7>>,
+    pub clue_ink: Signal<In, Bits<3>>,
+    pub line_write: Signal<In, Bit>,
+    pub line_number: Signal<In, Bits<7>>,
+    pub line_first: Signal<In, Bits<CLUE_STORE_BITS>>,
+    pub line_blocks: Signal<In, Bits<6>>,
+    /// After `done`: row `read_row`'s word (its cells' colours as planes)
+    /// on `row_word` a cycle later.
+    pub read_row: Signal<In, Bits<5>>,
+    pub row_word: Signal<Out, Bits<PLANE_BITS>>,
+    pub busy: Signal<Out, Bit>,
+    /// Pulse: the solve has ended with `outcome` and `detail` (the line
+    /// with no fill, rows 0..m then columns, for CONTRADICTION; else 0).
+    pub done: Signal<Out, Bit>,
+    pub outcome: Signal<Out, Bits<3>>,
+    pub detail: Signal<Out, Bits<8>>,
+    pub cycles: Signal<Out, Bits<CYCLE_BITS>>,
+    pub passes: Signal<Out, Bits<8>>,
+    /// The board's cells (rows × columns), and whether each has one colour.
+    pub board_cells: Signal<Out, Bits<13>>,
+    pub all_decided: Signal<Out, Bit>,
+    line_solver: ColourLineSolver,
+    store: ClueStore<BLOCK_BITS>,
+    board: Ram<PLANE_BITS, 7>,
+    order: VisitOrder,
+    cells: ColourLineCells,
+    tally: Tally,
+    state: DFF<State>,
+    counter: DFF<Bits<8>>,
+    inks_q: DFF<Bits<3>>,
+    // The colours the board has (background and inks), one bit each.
+    planes: DFF<Bits<8>>,
+    // A row's cells (bits 0..n) and a column's (bits 0..m).
+    row_cells: DFF<Bits<32>>,
+    column_cells: DFF<Bits<32>>,
+    // The visited line's address, and its bit in the crossing lines.
+    line_address: DFF<Bits<7>>,
+    line_bit: DFF<Bits<32>>,
+    // The crossing line of the cell being copied.
+    cross_address: DFF<Bits<7>>,
+    // The write, a cycle after it is decided (see `Written`).
+    write_q: DFF<Bit>,
+    write_address: DFF<Bits<7>>,
+    written: DFF<Written>,
+    start_line: DFF<Bit>,
+    cleaning: DFF<Bit>,
+    // Σ (colours − 1) over the cells, and whether it is 0 (registered).
+    freedom: DFF<Bits<16>>,
+    decided: DFF<Bit>,
+    done_q: DFF<Bit>,
+    outcome_q: DFF<Bits<3>>,
+    detail_q: DFF<Bits<8>>,
+    next_line: Signal<Local, Bit>,
+    read_address: Signal<Local, Bits<7>>,
+    crossing_line: Signal<Local, Bits<7>>,
+    clear_word: Signal<Local, Bits<PLANE_BITS>>,
+    clear_cells: Signal<Local, Bits<32>>,
+    row_freedom: Signal<Local, Bits<16>>,
+    row_ones: Signal<Local, Bits<64>>,
+    column_ones: Signal<Local, Bits<64>>,
+}
+
+mod visit;
+
+#[cfg(test)]
+mod tests;
