@@ -6,40 +6,64 @@
 //! It is the clue engine's visit (`clue::solver`) with cells of five colour
 //! planes, and its parts where they serve unchanged: the [`ClueStore`]
 //! (a block is its length and, above it, its ink), the [`VisitOrder`] and
-//! the [`Tally`] (cycles, passes, m·n). Its own parts:
+//! the [`Tally`] (cycles, passes, m·n) and the search's [`SearchCounts`] (nodes, backtracks, the budget). Its own parts:
 //!
 //! * the board: one block RAM of 160-bit line words (ten SB_RAM40_4Ks):
 //!   rows 0..32 at 0..32, columns at 32..64, so a line is one read;
 //! * [`ColourLineCells`]: the visited line's cells, which of them the line
 //!   solver narrowed, and the crossing word with each one written in.
 //!
-//! It does not search yet: a board line logic cannot finish ends STALLED.
+//! * [`CellWriter`]: one cell written into a line word (a narrowed cell
+//!   into its crossing line, a branch or an undone cell into its row and
+//!   column);
+//! * [`ColourTrail`]: the search's undo trail.
 //!
 //! # Cycle by cycle
 //!
 //! * a new board: 128 cycles of Clear (the 64 line words written with
 //!   every colour the board has, the dirty bits and m·n meanwhile);
 //! * each line looked at: Seek and Look, 2 cycles; the last Look, with no
-//!   line dirty, ends the solve;
+//!   line dirty, ends line logic;
 //! * a dirty line: Fetch (its word and its clue's table entry asked) ·
 //!   Load (the word arrives; the line solver starts) · the line solver,
 //!   k + 2L + `LATENCY` cycles from its start, its result written in its
 //!   last · Narrowed (the narrowed cells known) · 3 for each narrowed cell
 //!   (CrossRead the crossing line, CrossWord its word arrives and the cell
-//!   goes in, CrossWrite) · Advance: k + 2L + `LATENCY` + 4 + 3 a
-//!   narrowed cell besides the Seek and Look before it
-//!   (`model::VISIT_CYCLES`, `model::CROSSING_CYCLES`).
+//!   goes in, CrossWrite; on the trail when searching) · Advance.
 //!
-//! The solve ends SOLVED when every cell has one colour (the board's
+//! Line logic ends SOLVED when every cell has one colour (the board's
 //! freedom, Σ (colours − 1) over the cells, kept as a count, is 0), STALLED
 //! when some has more, and CONTRADICTION, with the line, at a line with no
 //! fill.
+//!
+//! # Search
+//!
+//! With a budget, what line logic leaves goes to the search (the model is
+//! `colour::model`; its header has the rules, these are the steps):
+//! * Check (1): past the budget, or before a branch the freedom more than
+//!   the trail holds: give up. A backtrack forgets the dirty lines;
+//! * a first branch: ScanRead · ScanLoad · ScanAny for each row scanned,
+//!   then ScanCell (its lowest cell with more than one colour) ·
+//!   BranchColours (its lowest ink);
+//! * a cell update, for a branch or an undo: UpRow (its row asked) ·
+//!   UpRowWord (the cell written in) · UpColumn (the row written, the
+//!   column asked; a branch goes on the trail) · UpColumnWord · UpEnd; a
+//!   branch's row and column are dirty then, and line logic goes on from
+//!   its row;
+//! * an undo: UndoRead (the trail's top popped) and the cell update; a
+//!   first branch undone takes its second branch (the cell's other
+//!   colours) at once. UndoRead on an empty trail ends the search;
+//! * a first solution, when uniqueness is asked: SaveRead · SaveWrite a
+//!   row, into the kept rows at 64..96, then a backtrack.
 
 use crate::clue::clue_store::{ClueStore, CLUE_STORE_BITS};
+use crate::clue::search::counts::SearchCounts;
 use crate::clue::tally::Tally;
 use crate::clue::visit_order::VisitOrder;
+use crate::colour::cell_writer::CellWriter;
 use crate::colour::line_cells::ColourLineCells;
 use crate::colour::line_solver::{ColourLineSolver, COLOURS, PLANE_BITS};
+use crate::colour::trail::ColourTrail;
 use crate::common::params::CYCLE_BITS;
 use crate::common::ram::Ram;
 use rust_hdl::prelude::*;
@@ -61,7 +85,29 @@ enum State {
     CrossWord,
     CrossWrite,
     Advance,
+    Check,
+    ScanRead,
+    ScanLoad,
+    ScanAny,
+    ScanCell,
+    BranchColours,
+    UpRow,
+    UpRowWord,
+    UpColumn,
+    UpColumnWord,
+    UpEnd,
+    UndoRead,
+    SaveRead,
+    SaveWrite,
     Done,
+}
+
+/// What a cell update is for.
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+enum Update {
+    FirstBranch,
+    SecondBranch,
+    Undo,
 }
 
 /// What a registered write puts in the board (see the update).
@@ -70,7 +116,10 @@ enum Written {
     ClearRow,
     ClearColumn,
     Line,
-    Crossing,
+    /// The cell writer's word.
+    Cell,
+    /// The word read, into the kept rows.
+    Save,
 }
 
 #[derive(LogicBlock, Default)]
@@ -94,13 +143,20 @@ pub struct ColourSolver {
     pub line_number: Signal<In, Bits<7>>,
     pub line_first: Signal<In, Bits<CLUE_STORE_BITS>>,
     pub line_blocks: Signal<In, Bits<6>>,
+    /// With `start`: the search budget in units of 2^20 cycles; 0 is line
+    /// logic alone (STALLED where it stalls).
+    pub budget: Signal<In, Bits<12>>,
+    /// With `start`: stop at the first solution (SOLVED, FIRST_FOUND).
+    pub first_only: Signal<In, Bit>,
     /// After `done`: row `read_row`'s word (its cells' colours as planes)
-    /// on `row_word` a cycle later.
+    /// on `row_word` a cycle later; with `read_kept`, the kept solution's.
     pub read_row: Signal<In, Bits<5>>,
+    pub read_kept: Signal<In, Bit>,
     pub row_word: Signal<Out, Bits<PLANE_BITS>>,
     pub busy: Signal<Out, Bit>,
-    /// Pulse: the solve has ended with `outcome` and `detail` (the line
-    /// with no fill, rows 0..m then columns, for CONTRADICTION; else 0).
+    /// Pulse: the solve has ended with `outcome` and `detail` (as the clue
+    /// engine's: the line with no fill, or SEARCHED, for CONTRADICTION;
+    /// FIRST_FOUND; why it gave up; else 0).
     pub done: Signal<Out, Bit>,
     pub outcome: Signal<Out, Bits<3>>,
     pub detail: Signal<Out, Bits<8>>,
@@ -109,12 +165,21 @@ pub struct ColourSolver {
     /// The board's cells (rows × columns), and whether each has one colour.
     pub board_cells: Signal<Out, Bits<13>>,
     pub all_decided: Signal<Out, Bit>,
+    /// A first solution is in the kept rows: the answer for SOLVED after a
+    /// search, the first solution for SEVERAL (the board is the second).
+    pub kept: Signal<Out, Bit>,
+    /// Branches taken, and times the search went back.
+    pub nodes: Signal<Out, Bits<32>>,
+    pub backtracks: Signal<Out, Bits<32>>,
     line_solver: ColourLineSolver,
     store: ClueStore<BLOCK_BITS>,
     board: Ram<PLANE_BITS, 7>,
     order: VisitOrder,
     cells: ColourLineCells,
+    writer: CellWriter,
+    trail: ColourTrail,
     tally: Tally,
+    counts: SearchCounts,
     state: DFF<State>,
     counter: DFF<Bits<8>>,
     inks_q: DFF<Bits<3>>,
@@ -137,6 +202,25 @@ pub struct ColourSolver {
     // Σ (colours − 1) over the cells, and whether it is 0 (registered).
     freedom: DFF<Bits<16>>,
     decided: DFF<Bit>,
+    first_q: DFF<Bit>,
+    // The search has begun; it is going back (or checking a stall); it is
+    // giving up; a first solution is kept.
+    searching: DFF<Bit>,
+    backtracking: DFF<Bit>,
+    giving_up: DFF<Bit>,
+    kept_q: DFF<Bit>,
+    // The freedom is more than the trail holds (registered, for Check).
+    too_big: DFF<Bit>,
+    scan_row: DFF<Bits<5>>,
+    save_row: DFF<Bits<5>>,
+    // The cell a branch or an undo writes, and its colours; the undone
+    // entry's first-branch mark and its colours.
+    update: DFF<Update>,
+    cell_row: DFF<Bits<5>>,
+    cell_column: DFF<Bits<5>>,
+    cell_colours: DFF<Bits<COLOURS>>,
+    undone_first: DFF<Bit>,
+    undone_had: DFF<Bits<COLOURS>>,
     done_q: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,
     detail_q: DFF<Bits<8>>,
@@ -147,6 +231,11 @@ pub struct ColourSolver {
     clear_cells: Signal<Local, Bits<32>>,
     row_freedom: Signal<Local, Bits<16>>,
     row_ones: Signal<Local, Bits<64>>,
+    row_bit: Signal<Local, Bits<32>>,
+    column_bit: Signal<Local, Bits<32>>,
+    inks_had: Signal<Local, Bits<COLOURS>>,
+    second_colours: Signal<Local, Bits<COLOURS>>,
+    ink_found: Signal<Local, Bits<COLOURS>>,
     column_ones: Signal<Local, Bits<64>>,
 }
 

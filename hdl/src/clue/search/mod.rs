@@ -42,7 +42,7 @@
 //! the clue bitstream reached 87 MHz). The probing steps fit the step
 //! register's four bits.
 
-mod counts;
+pub mod counts;
 mod rounds;
 mod undo_walk;
 

@@ -26,14 +26,13 @@
 //! Its cycles are the gateware's (`colour::solver`, held to this model
 //! cycle for cycle): clearing the board, two cycles to look at a line, a
 //! visit's k + 2L + `LATENCY` in the line solver (every ink in one step,
-//! see `line_logic`), its fixed cycles, and 3 for each narrowed cell. The
-//! search is not in gateware yet: its steps are priced as the clue
-//! engine's (`clue_model`'s constants).
+//! see `line_logic`), its fixed cycles, and 3 for each narrowed cell; the
+//! search's steps (the constants below).
 
 use super::line_logic::{solve_line, Block, ColourSet, MAX_COLOURS};
 use crate::clue::clue_model::{
-    BUDGET_RAN_OUT, BUDGET_UNIT_BITS, CHECK_CYCLES, CLEAR_CYCLES, FIRST_FOUND, GUESS_CYCLES, SAVE_ROW_CYCLES,
-    SCAN_ROW_CYCLES, SEARCHED, SEEK_CYCLES, TRAIL_ENTRIES, TRAIL_RAN_OUT, UNDO_CYCLES,
+    BUDGET_RAN_OUT, BUDGET_UNIT_BITS, CHECK_CYCLES, CLEAR_CYCLES, FIRST_FOUND, SAVE_ROW_CYCLES, SEARCHED,
+    SEEK_CYCLES, TRAIL_ENTRIES, TRAIL_RAN_OUT,
 };
 use crate::common::line_walk::LATENCY;
 use crate::link::protocol::status::outcome;
@@ -51,6 +50,18 @@ pub const VISIT_CYCLES: u64 = RESULT_CYCLES + 2;
 /// Cycles to copy a narrowed cell into its crossing line: CrossRead,
 /// CrossWord, CrossWrite.
 pub const CROSSING_CYCLES: u64 = 3;
+
+/// The search's steps (`colour::solver`): a row scanned for the branch
+/// (ScanRead, ScanLoad, ScanAny); the branch cell and its colours picked
+/// (ScanCell, BranchColours); a cell written into its row and column
+/// (UpRow, UpRowWord, UpColumn, UpColumnWord, UpEnd), for a branch or an
+/// undo; the trail's top popped (UndoRead), or found empty at the end.
+/// Check and the kept rows' copy cost what the clue engine's do.
+pub const SCAN_ROW_CYCLES: u64 = 3;
+pub const PICK_CYCLES: u64 = 2;
+pub const UPDATE_CYCLES: u64 = 5;
+pub const UNDO_CYCLES: u64 = 1 + UPDATE_CYCLES;
+pub const END_CYCLES: u64 = 1;
 
 /// What the host asks for with a board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -165,7 +176,7 @@ impl Board<'_> {
     /// A branch: the cell narrowed, and the schedule goes on from its row.
     fn branch(&mut self, at: usize, colours: ColourSet, first_branch: bool) {
         self.verdict.nodes += 1;
-        self.verdict.cycles += GUESS_CYCLES;
+        self.verdict.cycles += UPDATE_CYCLES + if first_branch { PICK_CYCLES } else { 0 };
         self.set(at, colours, first_branch);
         self.line = at / self.columns;
     }
@@ -307,6 +318,7 @@ pub fn solve(
             while !b.trail.is_empty() {
                 b.undo();
             }
+            b.verdict.cycles += END_CYCLES;
             b.verdict.outcome = outcome::GAVE_UP;
             b.verdict.detail = if over_budget(before) {
                 BUDGET_RAN_OUT
@@ -335,6 +347,7 @@ pub fn solve(
         b.dirty.iter_mut().for_each(|d| *d = false);
         let (at, rest) = loop {
             if b.trail.is_empty() {
+                b.verdict.cycles += END_CYCLES;
                 // Every branch refuted: the first solution is the only one,
                 // or there is none.
                 match first_solution.take() {

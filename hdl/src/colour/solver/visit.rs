@@ -1,13 +1,25 @@
-//! The colour solver's wiring of its parts, and the state machine of a
-//! visit (the ports, the parts and the states are declared in
-//! `solver.rs`, whose header tells a visit cycle by cycle).
+//! The colour solver's wiring of its parts, and its state machine (the
+//! ports, the parts and the states are declared in `solver.rs`, whose
+//! header tells the steps cycle by cycle).
 
 use super::*;
+use crate::clue::clue_model::{BUDGET_RAN_OUT, FIRST_FOUND, SEARCHED, TRAIL_RAN_OUT};
 use crate::link::protocol::status::outcome;
 
-// `update()` writes the outcomes as literals: RustHDL writes a constant's
-// name into the Verilog, not its value.
-const _: () = assert!(outcome::SOLVED == 0 && outcome::CONTRADICTION == 1 && outcome::STALLED == 2);
+// `update()` writes these as literals: RustHDL writes a constant's name
+// into the Verilog, not its value.
+const _: () = assert!(
+    outcome::SOLVED == 0
+        && outcome::CONTRADICTION == 1
+        && outcome::STALLED == 2
+        && outcome::SEVERAL == 6
+        && outcome::GAVE_UP == 7
+        && FIRST_FOUND == 1
+        && BUDGET_RAN_OUT == 1
+        && TRAIL_RAN_OUT == 2
+        && SEARCHED == 255
+        && crate::clue::clue_model::TRAIL_ENTRIES == 2048
+);
 
 impl Logic for ColourSolver {
     #[hdl_gen]
@@ -31,6 +43,20 @@ impl Logic for ColourSolver {
             cleaning,
             freedom,
             decided,
+            first_q,
+            searching,
+            backtracking,
+            giving_up,
+            kept_q,
+            too_big,
+            scan_row,
+            save_row,
+            update,
+            cell_row,
+            cell_column,
+            cell_colours,
+            undone_first,
+            undone_had,
             done_q,
             outcome_q,
             detail_q
@@ -40,7 +66,10 @@ impl Logic for ColourSolver {
         self.board.clock.next = self.clock.val();
         self.order.clock.next = self.clock.val();
         self.cells.clock.next = self.clock.val();
+        self.writer.clock.next = self.clock.val();
+        self.trail.clock.next = self.clock.val();
         self.tally.clock.next = self.clock.val();
+        self.counts.clock.next = self.clock.val();
 
         // The loader fills the clue store, a block's ink above its length;
         // the line solver reads them back.
@@ -65,11 +94,46 @@ impl Logic for ColourSolver {
         self.start_line.d.next = false;
 
         self.cells.load.next = self.state.q.val() == State::Load;
+        self.cells.scan.next = self.state.q.val() == State::ScanLoad;
         self.cells.word.next = self.board.read_data.val();
-        self.cells.line_bit.next = self.line_bit.q.val();
         self.cells.solved.next = false;
         self.cells.after.next = self.line_solver.result.val();
-        self.cells.crossing.next = self.state.q.val() == State::CrossWord;
+        self.cells.taken.next = self.state.q.val() == State::CrossWord;
+
+        // The cell writer: a narrowed cell into its crossing line, or the
+        // updated cell into its row, then its column.
+        self.row_bit.next = Bits::<32>::from(1u64) << self.cell_row.q.val();
+        self.column_bit.next = Bits::<32>::from(1u64) << self.cell_column.q.val();
+        self.writer.word.next = self.board.read_data.val();
+        self.writer.bit.next = self.line_bit.q.val();
+        self.writer.colours.next = self.cells.cell_after.val();
+        if self.state.q.val() == State::UpRowWord {
+            self.writer.bit.next = self.column_bit.val();
+            self.writer.colours.next = self.cell_colours.q.val();
+        }
+        if self.state.q.val() == State::UpColumnWord {
+            self.writer.bit.next = self.row_bit.val();
+            self.writer.colours.next = self.cell_colours.q.val();
+        }
+
+        // The trail: a narrowed cell while searching (a row's cell j is
+        // column j, a column's cell j row j), a branch.
+        self.trail.clear.next = self.start.val();
+        self.trail.push.next = false;
+        self.trail.pop.next = false;
+        self.trail.had.next = self.writer.had.val();
+        self.trail.first.next =
+            (self.update.q.val() == Update::FirstBranch) & (self.state.q.val() == State::UpColumn);
+        self.trail.row.next = self.order.index.val().get_bits::<5>(0);
+        self.trail.column.next = self.cross_address.q.val().get_bits::<5>(0);
+        if self.order.is_column.val() {
+            self.trail.row.next = self.cross_address.q.val().get_bits::<5>(0);
+            self.trail.column.next = self.order.index.val().get_bits::<5>(0);
+        }
+        if self.state.q.val() == State::UpColumn {
+            self.trail.row.next = self.cell_row.q.val();
+            self.trail.column.next = self.cell_column.q.val();
+        }
 
         self.order.start.next = self.start.val();
         self.order.start_rows.next = self.rows.val();
@@ -84,9 +148,13 @@ impl Logic for ColourSolver {
         self.order.marking.next = false;
         self.order.forgetting.next = false;
         self.order.to_guess.next = false;
-        self.order.guess_row.next = 0.into();
+        self.order.guess_row.next = bit_cast::<6, 5>(self.cell_row.q.val());
         self.order.line_bit.next = bit_cast::<64, 32>(self.line_bit.q.val());
         self.order.copied_bit.next = bit_cast::<64, 32>(self.cells.copied_bit.val());
+        if self.state.q.val() == State::UpEnd {
+            self.order.line_bit.next = bit_cast::<64, 32>(self.row_bit.val());
+            self.order.copied_bit.next = bit_cast::<64, 32>(self.column_bit.val());
+        }
 
         self.tally.start.next = self.start.val();
         self.tally.clearing.next = self.state.q.val() == State::Clear;
@@ -98,31 +166,51 @@ impl Logic for ColourSolver {
         self.tally.fixing.next = false;
         self.tally.undone.next = false;
 
-        // The board's read port: the visited line, a crossing line, or
-        // the reply's row.
-        self.read_address.next = 0.into();
-        if self.state.q.val() == State::Fetch {
-            self.read_address.next = self.line_address.q.val();
-        }
-        // The crossing line of a row's cell j is column j, and the other
-        // way round.
+        // The board's read port.
         self.crossing_line.next = (bit_cast::<7, 1>((!self.order.is_column.val()).into()) << 5)
             | bit_cast::<7, 5>(self.cells.lowest_cell.val());
-        if self.state.q.val() == State::CrossRead {
-            self.read_address.next = self.crossing_line.val();
-        }
-        if self.state.q.val() == State::Done {
-            self.read_address.next = bit_cast::<7, 5>(self.read_row.val());
+        self.read_address.next = 0.into();
+        match self.state.q.val() {
+            State::Fetch => {
+                self.read_address.next = self.line_address.q.val();
+            }
+            State::CrossRead => {
+                self.read_address.next = self.crossing_line.val();
+            }
+            State::ScanRead => {
+                self.read_address.next = bit_cast::<7, 5>(self.scan_row.q.val());
+            }
+            State::UpRow => {
+                self.read_address.next = bit_cast::<7, 5>(self.cell_row.q.val());
+            }
+            State::UpColumn => {
+                self.read_address.next = bit_cast::<7, 5>(self.cell_column.q.val()) | 32;
+            }
+            State::SaveRead => {
+                self.read_address.next = bit_cast::<7, 5>(self.save_row.q.val());
+            }
+            State::SaveWrite => {
+                self.read_address.next = bit_cast::<7, 5>(self.save_row.q.val());
+            }
+            State::Done => {
+                self.read_address.next = bit_cast::<7, 5>(self.read_row.val());
+                if self.read_kept.val() {
+                    self.read_address.next = bit_cast::<7, 5>(self.read_row.val()) | 64;
+                }
+            }
+            _ => {}
         }
         self.board.read_address.next = self.read_address.val();
         self.board.read_used.next = (self.state.q.val() == State::Load)
             | (self.state.q.val() == State::CrossWord)
+            | (self.state.q.val() == State::ScanLoad)
+            | (self.state.q.val() == State::UpRowWord)
+            | (self.state.q.val() == State::UpColumnWord)
+            | (self.state.q.val() == State::SaveWrite)
             | (self.state.q.val() == State::Done);
         self.row_word.next = self.board.read_data.val();
 
-        // Its write port, a cycle after the write is decided: a cleared
-        // line (every colour the board has, in the line's cells), the
-        // visited line's result, or a crossing word.
+        // Its write port, a cycle after the write is decided.
         self.clear_cells.next = self.row_cells.q.val();
         if self.written.q.val() == Written::ClearColumn {
             self.clear_cells.next = self.column_cells.q.val();
@@ -143,11 +231,15 @@ impl Logic for ColourSolver {
         if self.written.q.val() == Written::Line {
             self.board.write_data.next = self.line_solver.result.val();
         }
-        if self.written.q.val() == Written::Crossing {
-            self.board.write_data.next = self.cells.crossed.val();
+        if self.written.q.val() == Written::Cell {
+            self.board.write_data.next = self.writer.written.val();
+        }
+        if self.written.q.val() == Written::Save {
+            self.board.write_data.next = self.board.read_data.val();
         }
         self.write_q.d.next = false;
 
+        // n·inks, the freedom a row adds at the clear.
         self.row_freedom.next = 0.into();
         if self.inks_q.q.val().get_bit(0) {
             self.row_freedom.next = bit_cast::<16, 7>(self.order.columns.val());
@@ -161,6 +253,18 @@ impl Logic for ColourSolver {
                 self.row_freedom.val() + (bit_cast::<16, 7>(self.order.columns.val()) << 2);
         }
         self.decided.d.next = self.freedom.q.val() == 0;
+        self.too_big.d.next = self.freedom.q.val() > 2048;
+        self.counts.start.next = self.start.val();
+        self.counts.budget.next = self.budget.val();
+        self.counts.cycles.next = self.tally.cycles.val();
+        self.counts.count_node.next = false;
+        self.counts.count_backtrack.next = false;
+        // A branch's colours: the lowest ink first, the rest second.
+        self.inks_had.next = self.cells.cell_before.val() & !Bits::<COLOURS>::from(1u64);
+        self.ink_found.next = self.inks_had.val() & (!self.inks_had.val() + 1);
+        self.second_colours.next = self.undone_had.q.val()
+            & !((self.undone_had.q.val() & !Bits::<COLOURS>::from(1u64))
+                & (!(self.undone_had.q.val() & !Bits::<COLOURS>::from(1u64)) + 1));
         self.done_q.d.next = false;
         self.next_line.next = false;
 
@@ -193,12 +297,31 @@ impl Logic for ColourSolver {
                     | bit_cast::<7, 5>(self.order.index.val().get_bits::<5>(0));
                 self.line_bit.d.next = Bits::<32>::from(1u64) << self.order.index.val().get_bits::<5>(0);
                 if !self.order.any_dirty.val() {
-                    self.outcome_q.d.next = 2.into(); // STALLED
                     if self.decided.q.val() {
                         self.outcome_q.d.next = 0.into(); // SOLVED
+                        if !self.searching.q.val() {
+                            self.done_q.d.next = true;
+                            self.state.d.next = State::Done;
+                        } else if self.first_q.q.val() {
+                            self.detail_q.d.next = 1.into(); // FIRST_FOUND
+                            self.done_q.d.next = true;
+                            self.state.d.next = State::Done;
+                        } else if self.kept_q.q.val() {
+                            self.outcome_q.d.next = 6.into(); // SEVERAL
+                            self.done_q.d.next = true;
+                            self.state.d.next = State::Done;
+                        } else {
+                            self.save_row.d.next = 0.into();
+                            self.state.d.next = State::SaveRead;
+                        }
+                    } else if self.counts.no_search.val() {
+                        self.outcome_q.d.next = 2.into(); // STALLED
+                        self.done_q.d.next = true;
+                        self.state.d.next = State::Done;
+                    } else {
+                        self.backtracking.d.next = false;
+                        self.state.d.next = State::Check;
                     }
-                    self.done_q.d.next = true;
-                    self.state.d.next = State::Done;
                 } else if self.order.line_dirty.val() {
                     self.state.d.next = State::Fetch;
                 } else {
@@ -222,6 +345,9 @@ impl Logic for ColourSolver {
                         self.write_address.d.next = self.line_address.q.val();
                         self.written.d.next = Written::Line;
                         self.state.d.next = State::Narrowed;
+                    } else if self.searching.q.val() {
+                        self.backtracking.d.next = true;
+                        self.state.d.next = State::Check;
                     } else {
                         self.outcome_q.d.next = 1.into(); // CONTRADICTION
                         self.detail_q.d.next = self.order.line.val();
@@ -236,13 +362,6 @@ impl Logic for ColourSolver {
                     self.state.d.next = State::CrossRead;
                 }
             }
-            State::CrossWrite => {
-                self.freedom.d.next = self.freedom.q.val() - bit_cast::<16, 3>(self.cells.lost.val());
-                self.state.d.next = State::Advance;
-                if self.cells.fresh_any.val() {
-                    self.state.d.next = State::CrossRead;
-                }
-            }
             State::CrossRead => {
                 self.cross_address.d.next = self.crossing_line.val();
                 self.state.d.next = State::CrossWord;
@@ -250,12 +369,145 @@ impl Logic for ColourSolver {
             State::CrossWord => {
                 self.write_q.d.next = true;
                 self.write_address.d.next = self.cross_address.q.val();
-                self.written.d.next = Written::Crossing;
+                self.written.d.next = Written::Cell;
                 self.state.d.next = State::CrossWrite;
+            }
+            State::CrossWrite => {
+                self.freedom.d.next = self.freedom.q.val() + bit_cast::<16, 3>(self.writer.count.val())
+                    - bit_cast::<16, 3>(self.writer.had_count.val());
+                self.trail.push.next = self.searching.q.val();
+                self.state.d.next = State::Advance;
+                if self.cells.fresh_any.val() {
+                    self.state.d.next = State::CrossRead;
+                }
             }
             State::Advance => {
                 self.next_line.next = true;
                 self.state.d.next = State::Seek;
+            }
+            State::Check => {
+                if self.counts.over_budget.val() | (!self.backtracking.q.val() & self.too_big.q.val()) {
+                    self.giving_up.d.next = true;
+                    self.outcome_q.d.next = 7.into(); // GAVE_UP
+                    self.detail_q.d.next = 2.into(); // TRAIL_RAN_OUT
+                    if self.counts.over_budget.val() {
+                        self.detail_q.d.next = 1.into(); // BUDGET_RAN_OUT
+                    }
+                    self.state.d.next = State::UndoRead;
+                } else {
+                    self.searching.d.next = true;
+                    self.state.d.next = State::ScanRead;
+                    if self.backtracking.q.val() {
+                        self.counts.count_backtrack.next = true;
+                        self.order.forgetting.next = true;
+                        self.state.d.next = State::UndoRead;
+                    }
+                }
+            }
+            State::ScanRead => {
+                self.state.d.next = State::ScanLoad;
+            }
+            State::ScanLoad => {
+                self.state.d.next = State::ScanAny;
+            }
+            State::ScanAny => {
+                self.state.d.next = State::ScanCell;
+                if !self.cells.fresh_any.val() {
+                    self.scan_row.d.next = self.scan_row.q.val() + 1;
+                    self.state.d.next = State::ScanRead;
+                }
+            }
+            State::ScanCell => {
+                self.cell_column.d.next = self.cells.lowest_cell.val();
+                self.state.d.next = State::BranchColours;
+            }
+            State::BranchColours => {
+                self.cell_row.d.next = self.scan_row.q.val();
+                self.cell_colours.d.next = self.ink_found.val();
+                self.update.d.next = Update::FirstBranch;
+                self.counts.count_node.next = true;
+                self.state.d.next = State::UpRow;
+            }
+            State::UpRow => {
+                self.state.d.next = State::UpRowWord;
+            }
+            State::UpRowWord => {
+                self.write_q.d.next = true;
+                self.write_address.d.next = bit_cast::<7, 5>(self.cell_row.q.val());
+                self.written.d.next = Written::Cell;
+                self.state.d.next = State::UpColumn;
+            }
+            State::UpColumn => {
+                self.freedom.d.next = self.freedom.q.val() + bit_cast::<16, 3>(self.writer.count.val())
+                    - bit_cast::<16, 3>(self.writer.had_count.val());
+                self.trail.push.next = self.update.q.val() != Update::Undo;
+                self.state.d.next = State::UpColumnWord;
+            }
+            State::UpColumnWord => {
+                self.write_q.d.next = true;
+                self.write_address.d.next = bit_cast::<7, 5>(self.cell_column.q.val()) | 32;
+                self.written.d.next = Written::Cell;
+                // A branch: line logic goes on from its row.
+                self.order.to_guess.next = self.update.q.val() != Update::Undo;
+                self.state.d.next = State::UpEnd;
+            }
+            State::UpEnd => {
+                if self.update.q.val() != Update::Undo {
+                    // The branch's row and column are dirty.
+                    self.order.marking.next = true;
+                    self.order.crossing.next = true;
+                    self.state.d.next = State::Seek;
+                } else if !self.giving_up.q.val() & self.undone_first.q.val() {
+                    // Its second branch: every other colour it had.
+                    self.cell_colours.d.next = self.second_colours.val();
+                    self.update.d.next = Update::SecondBranch;
+                    self.counts.count_node.next = true;
+                    self.scan_row.d.next = self.cell_row.q.val();
+                    self.state.d.next = State::UpRow;
+                } else {
+                    self.state.d.next = State::UndoRead;
+                }
+            }
+            State::UndoRead => {
+                if self.trail.empty.val() {
+                    // Every branch refuted (the kept solution is the only
+                    // one, or there is none), or every cell undone after
+                    // giving up.
+                    if !self.giving_up.q.val() {
+                        self.outcome_q.d.next = 1.into(); // CONTRADICTION
+                        self.detail_q.d.next = 255.into(); // SEARCHED
+                        if self.kept_q.q.val() {
+                            self.outcome_q.d.next = 0.into(); // SOLVED
+                            self.detail_q.d.next = 0.into();
+                        }
+                    }
+                    self.done_q.d.next = true;
+                    self.state.d.next = State::Done;
+                } else {
+                    self.trail.pop.next = true;
+                    self.cell_row.d.next = self.trail.top_row.val();
+                    self.cell_column.d.next = self.trail.top_column.val();
+                    self.cell_colours.d.next = self.trail.top_had.val();
+                    self.undone_had.d.next = self.trail.top_had.val();
+                    self.undone_first.d.next = self.trail.top_first.val();
+                    self.update.d.next = Update::Undo;
+                    self.state.d.next = State::UpRow;
+                }
+            }
+            State::SaveRead => {
+                self.state.d.next = State::SaveWrite;
+            }
+            State::SaveWrite => {
+                self.write_q.d.next = true;
+                self.write_address.d.next = bit_cast::<7, 5>(self.save_row.q.val()) | 64;
+                self.written.d.next = Written::Save;
+                self.save_row.d.next = self.save_row.q.val() + 1;
+                self.state.d.next = State::SaveRead;
+                if bit_cast::<7, 5>(self.save_row.q.val()) + 1 == self.order.rows.val() {
+                    self.kept_q.d.next = true;
+                    self.backtracking.d.next = true;
+                    self.state.d.next = State::Check;
+                }
             }
             State::Done => {}
             _ => {
@@ -273,7 +525,13 @@ impl Logic for ColourSolver {
             self.planes.d.next = (Bits::<8>::from(2u64) << self.inks.val()) - 1;
             self.row_cells.d.next = self.row_ones.val().get_bits::<32>(0);
             self.column_cells.d.next = self.column_ones.val().get_bits::<32>(0);
+            self.first_q.d.next = self.first_only.val();
             self.freedom.d.next = 0.into();
+            self.searching.d.next = false;
+            self.backtracking.d.next = false;
+            self.giving_up.d.next = false;
+            self.kept_q.d.next = false;
+            self.scan_row.d.next = 0.into();
             self.detail_q.d.next = 0.into();
             self.state.d.next = State::Clear;
         }
@@ -293,5 +551,8 @@ impl Logic for ColourSolver {
         self.passes.next = self.tally.passes.val();
         self.board_cells.next = self.tally.cells.val();
         self.all_decided.next = self.decided.q.val();
+        self.kept.next = self.kept_q.q.val();
+        self.nodes.next = self.counts.nodes.val();
+        self.backtracks.next = self.counts.backtracks.val();
     }
 }
