@@ -213,14 +213,13 @@ pub struct ColourSolver {
     too_big: DFF<Bit>,
     scan_row: DFF<Bits<5>>,
     save_row: DFF<Bits<5>>,
-    // The cell a branch or an undo writes, and its colours; the undone
-    // entry's first-branch mark and its colours.
+    // The cell a branch or an undo writes, and its colours (for an undo,
+    // the colours it had); the undone entry's first-branch mark.
     update: DFF<Update>,
     cell_row: DFF<Bits<5>>,
     cell_column: DFF<Bits<5>>,
     cell_colours: DFF<Bits<COLOURS>>,
     undone_first: DFF<Bit>,
-    undone_had: DFF<Bits<COLOURS>>,
     done_q: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,
     detail_q: DFF<Bits<8>>,

@@ -56,7 +56,6 @@ impl Logic for ColourSolver {
             cell_column,
             cell_colours,
             undone_first,
-            undone_had,
             done_q,
             outcome_q,
             detail_q
@@ -262,9 +261,10 @@ impl Logic for ColourSolver {
         // A branch's colours: the lowest ink first, the rest second.
         self.inks_had.next = self.cells.cell_before.val() & !Bits::<COLOURS>::from(1u64);
         self.ink_found.next = self.inks_had.val() & (!self.inks_had.val() + 1);
-        self.second_colours.next = self.undone_had.q.val()
-            & !((self.undone_had.q.val() & !Bits::<COLOURS>::from(1u64))
-                & (!(self.undone_had.q.val() & !Bits::<COLOURS>::from(1u64)) + 1));
+        // (An undo writes back the colours the cell had: `cell_colours`.)
+        self.second_colours.next = self.cell_colours.q.val()
+            & !((self.cell_colours.q.val() & !Bits::<COLOURS>::from(1u64))
+                & (!(self.cell_colours.q.val() & !Bits::<COLOURS>::from(1u64)) + 1));
         self.done_q.d.next = false;
         self.next_line.next = false;
 
@@ -488,7 +488,6 @@ impl Logic for ColourSolver {
                     self.cell_row.d.next = self.trail.top_row.val();
                     self.cell_column.d.next = self.trail.top_column.val();
                     self.cell_colours.d.next = self.trail.top_had.val();
-                    self.undone_had.d.next = self.trail.top_had.val();
                     self.undone_first.d.next = self.trail.top_first.val();
                     self.update.d.next = Update::Undo;
                     self.state.d.next = State::UpRow;
