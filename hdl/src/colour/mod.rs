@@ -2,12 +2,14 @@
 //! engine's cycle-exact model (line logic and search, both modes), its
 //! wire protocol (v3), and the line solver in gateware.
 
+pub mod cell_packer;
 pub mod cell_writer;
 pub mod colour_protocol;
 pub mod line_cells;
 pub mod line_logic;
 pub mod line_solver;
 pub mod model;
+pub mod reply;
 pub mod solver;
 pub mod trail;
 
