@@ -2,6 +2,7 @@
 //! xorshift64 generator whose seeds the tests pin, a board's DNF options
 //! and protocol v1 stream, and the clues of random pictures.
 
+use crate::colour::line_logic::Block;
 use crate::dnf::model::clues_of_picture;
 use crate::dnf::options::{count, LineOptions};
 use crate::link::protocol::encode_board;
@@ -113,4 +114,71 @@ pub fn dense_picture(rng: &mut Rng, rows: usize, columns: usize) -> (Clues, Clue
             return (r, c);
         }
     }
+}
+
+/// The clue of a line of colours (0 the background): its runs of one ink.
+pub fn colour_clue_of(line: &[u8]) -> Vec<Block> {
+    let mut blocks: Vec<Block> = vec![];
+    for (i, &c) in line.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        match blocks.last_mut() {
+            Some(b) if i > 0 && line[i - 1] == c => b.length += 1,
+            _ => blocks.push(Block { length: 1, ink: c }),
+        }
+    }
+    blocks
+}
+
+/// A colour board's row clues, column clues and colours (inks + 1).
+pub type ColourBoard = (Vec<Vec<Block>>, Vec<Vec<Block>>, usize);
+
+/// The row and column clues of a row-major colour picture.
+pub fn colour_clues_of_picture(picture: &[u8], columns: usize) -> (Vec<Vec<Block>>, Vec<Vec<Block>>) {
+    let rows = picture.len() / columns;
+    let row_clues = picture.chunks(columns).map(colour_clue_of).collect();
+    let column_clues = (0..columns)
+        .map(|c| colour_clue_of(&(0..rows).map(|r| picture[r * columns + c]).collect::<Vec<u8>>()))
+        .collect();
+    (row_clues, column_clues)
+}
+
+/// The clues of a random picture of up to `max_rows` × `max_columns`
+/// cells with up to `max_inks` inks, 20-80 % background; now and then a
+/// row's first block made longer (often no solution) or a column's last
+/// block given another ink.
+pub fn random_colour_board(rng: &mut Rng, max_rows: u64, max_columns: u64, max_inks: u64) -> ColourBoard {
+    let (rows, columns) = (
+        1 + rng.below(max_rows) as usize,
+        1 + rng.below(max_columns) as usize,
+    );
+    let inks = 1 + rng.below(max_inks) as u8;
+    let background = 20 + rng.below(60);
+    let picture: Vec<u8> = (0..rows * columns)
+        .map(|_| {
+            if rng.below(100) < background {
+                0
+            } else {
+                1 + rng.below(inks as u64) as u8
+            }
+        })
+        .collect();
+    let (mut row_clues, mut column_clues) = colour_clues_of_picture(&picture, columns);
+    match rng.below(6) {
+        0 => {
+            let r = rng.below(rows as u64) as usize;
+            if let Some(b) = row_clues[r].first_mut() {
+                b.length += 1;
+            }
+        }
+        1 => {
+            let c = rng.below(columns as u64) as usize;
+            if let Some(b) = column_clues[c].last_mut() {
+                b.ink = 1 + (b.ink % inks);
+            }
+        }
+        _ => {}
+    }
+    (row_clues, column_clues, inks as usize + 1)
 }

@@ -52,6 +52,7 @@ macro_rules! serial_core {
 serial_core!(NonogramCore);
 serial_core!(ClueCore);
 serial_core!(ProbingCore);
+serial_core!(crate::colour::core::ColourCore);
 
 /// Cycles without activity after which the core is taken to be waiting.
 const CALM_CYCLES: u64 = 64;

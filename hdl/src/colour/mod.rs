@@ -5,6 +5,7 @@
 pub mod cell_packer;
 pub mod cell_writer;
 pub mod colour_protocol;
+pub mod core;
 pub mod line_cells;
 pub mod line_logic;
 pub mod line_solver;

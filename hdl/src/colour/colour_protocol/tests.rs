@@ -222,13 +222,7 @@ fn replies_carry_the_model_verdict() {
                 }
             })
             .collect();
-        let clue_of = |cells: Vec<u8>| crate::colour::line_logic::tests::clue_of(&cells);
-        let row_clues: Vec<Vec<Block>> = (0..rows)
-            .map(|r| clue_of(picture[r * columns..(r + 1) * columns].to_vec()))
-            .collect();
-        let column_clues: Vec<Vec<Block>> = (0..columns)
-            .map(|c| clue_of((0..rows).map(|r| picture[r * columns + c]).collect()))
-            .collect();
+        let (row_clues, column_clues) = crate::bench::boards::colour_clues_of_picture(&picture, columns);
         for (budget, first) in [(0, false), (1, false), (1, true)] {
             let mut stream = vec![];
             encode_board(&row_clues, &column_clues, inks, budget, first, &mut stream);

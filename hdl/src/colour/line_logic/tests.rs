@@ -1,5 +1,5 @@
 use super::*;
-use crate::bench::boards::Rng;
+use crate::bench::boards::{colour_clue_of, Rng};
 
 /// Every fill of the line, by placing the blocks one after another.
 pub(crate) fn fills(blocks: &[Block], length: usize) -> Vec<Vec<u8>> {
@@ -39,21 +39,6 @@ fn brute(blocks: &[Block], cells: &[ColourSet]) -> Option<Vec<ColourSet>> {
     any.then_some(seen)
 }
 
-/// The clue of a line of colours: its runs of one ink.
-pub(crate) fn clue_of(line: &[u8]) -> Vec<Block> {
-    let mut blocks: Vec<Block> = vec![];
-    for (i, &c) in line.iter().enumerate() {
-        if c == 0 {
-            continue;
-        }
-        match blocks.last_mut() {
-            Some(b) if i > 0 && line[i - 1] == c => b.length += 1,
-            _ => blocks.push(Block { length: 1, ink: c }),
-        }
-    }
-    blocks
-}
-
 /// A random line of up to `max_length` cells and `max_inks` inks: a clue
 /// from a random picture (now and then a random clue), cells narrowed to
 /// sets that mostly hold the picture's colour.
@@ -71,7 +56,7 @@ pub(crate) fn random_line(rng: &mut Rng, max_length: u64, max_inks: u64) -> (Vec
         })
         .collect();
     let blocks = if rng.below(6) > 0 {
-        clue_of(&picture)
+        colour_clue_of(&picture)
     } else {
         (0..rng.below(5))
             .map(|_| Block {

@@ -48,9 +48,9 @@ fn stalls_where_line_logic_cannot_choose() {
     assert!(v.cells.iter().all(|&c| c == 0b11));
 }
 
-use crate::bench::boards::Rng;
+use crate::bench::boards::{random_colour_board, Rng};
 use crate::clue::clue_model::{BUDGET_RAN_OUT, FIRST_FOUND, SEARCHED, TRAIL_RAN_OUT};
-use crate::colour::line_logic::tests::{clue_of, fills};
+use crate::colour::line_logic::tests::fills;
 
 /// Every solution of the board (at most `limit`), row by row: each row one
 /// of its clue's fills, kept while every column's cells so far could still
@@ -100,35 +100,6 @@ fn picture_of(cells: &[ColourSet]) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// A random board up to 4×5 with up to 3 inks: the clues of a random
-/// picture, now and then with one block made longer (often no solution).
-fn random_board(rng: &mut Rng) -> (Vec<Vec<Block>>, Vec<Vec<Block>>, usize) {
-    let (rows, columns) = (1 + rng.below(4) as usize, 1 + rng.below(5) as usize);
-    let inks = 1 + rng.below(3) as u8;
-    // Mostly background, so that many boards have several solutions.
-    let background = 30 + rng.below(50);
-    let picture: Vec<u8> = (0..rows * columns)
-        .map(|_| {
-            if rng.below(100) < background {
-                0
-            } else {
-                1 + rng.below(inks as u64) as u8
-            }
-        })
-        .collect();
-    let mut row_clues: Vec<Vec<Block>> = picture.chunks(columns).map(clue_of).collect();
-    let column_clues: Vec<Vec<Block>> = (0..columns)
-        .map(|c| clue_of(&(0..rows).map(|r| picture[r * columns + c]).collect::<Vec<u8>>()))
-        .collect();
-    if rng.below(5) == 0 {
-        let r = rng.below(rows as u64) as usize;
-        if let Some(b) = row_clues[r].first_mut() {
-            b.length += 1;
-        }
-    }
-    (row_clues, column_clues, inks as usize + 1)
-}
-
 /// The search against brute force on 3 000 random boards, in both modes:
 /// CONTRADICTION exactly when there is no solution; SOLVED with the only
 /// solution, or SEVERAL with two (the cells one, DIFFERS where another
@@ -143,7 +114,7 @@ fn searches_like_brute_force() {
     };
     let mut seen = [0usize; 4]; // none, one, several, searched
     for case in 0..3000 {
-        let (rows, columns, colours) = random_board(&mut rng);
+        let (rows, columns, colours) = random_colour_board(&mut rng, 4, 5, 3);
         let solutions = brute(&rows, &columns, usize::MAX);
         let what = format!("case {case}: rows {rows:?} columns {columns:?}");
         let v = solve(&rows, &columns, colours, big);

@@ -2,10 +2,9 @@
 //! for cycle, in RustHDL's simulator.
 
 use super::*;
-use crate::bench::boards::Rng;
+use crate::bench::boards::{random_colour_board, Rng};
 use crate::bench::{tick, yosys_cell_count, yosys_check};
 use crate::clue::clue_model::{SEARCHED, TRAIL_RAN_OUT};
-use crate::colour::line_logic::tests::clue_of;
 use crate::colour::line_logic::{Block as Run, ColourSet};
 use crate::colour::model::{solve, ColourMode, ColourVerdict};
 use crate::link::protocol::status::outcome;
@@ -125,44 +124,6 @@ fn expected(rows: &[Vec<Run>], columns: &[Vec<Run>], colours: usize, mode: Colou
     v
 }
 
-/// A random board: the clues of a random picture of up to `side`×`side`
-/// cells with up to 4 inks, now and then with a block made longer (often
-/// no solution) or an ink changed.
-fn random_board(rng: &mut Rng, side: u64) -> (Vec<Vec<Run>>, Vec<Vec<Run>>, usize) {
-    let (rows, columns) = (1 + rng.below(side) as usize, 1 + rng.below(side) as usize);
-    let inks = 1 + rng.below(4) as u8;
-    let background = 20 + rng.below(60);
-    let picture: Vec<u8> = (0..rows * columns)
-        .map(|_| {
-            if rng.below(100) < background {
-                0
-            } else {
-                1 + rng.below(inks as u64) as u8
-            }
-        })
-        .collect();
-    let mut row_clues: Vec<Vec<Run>> = picture.chunks(columns).map(clue_of).collect();
-    let mut column_clues: Vec<Vec<Run>> = (0..columns)
-        .map(|c| clue_of(&(0..rows).map(|r| picture[r * columns + c]).collect::<Vec<u8>>()))
-        .collect();
-    match rng.below(6) {
-        0 => {
-            let r = rng.below(rows as u64) as usize;
-            if let Some(b) = row_clues[r].first_mut() {
-                b.length += 1;
-            }
-        }
-        1 => {
-            let c = rng.below(columns as u64) as usize;
-            if let Some(b) = column_clues[c].last_mut() {
-                b.ink = 1 + (b.ink % inks);
-            }
-        }
-        _ => {}
-    }
-    (row_clues, column_clues, inks as usize + 1)
-}
-
 fn solver() -> ColourSolver {
     let mut uut = ColourSolver::default();
     uut.connect_all();
@@ -212,7 +173,7 @@ fn narrows_random_boards_as_the_model() {
     let mut seen = [0; 3];
     for case in 0..120 {
         let side = if case % 4 == 0 { 32 } else { 12 };
-        let (rows, columns, colours) = random_board(&mut rng, side);
+        let (rows, columns, colours) = random_colour_board(&mut rng, side, side, 4);
         let want = expected(&rows, &columns, colours, ColourMode::default());
         let got = run(&mut uut, &rows, &columns, colours, ColourMode::default());
         assert_eq!(
@@ -237,7 +198,7 @@ fn searches_as_the_model() {
     let mut uut = solver();
     let mut seen = std::collections::BTreeMap::new();
     for case in 0..120 {
-        let (rows, columns, colours) = random_board(&mut rng, 8);
+        let (rows, columns, colours) = random_colour_board(&mut rng, 8, 8, 4);
         for mode in [
             ColourMode {
                 budget: 1,

@@ -5,9 +5,9 @@
 
 use super::broken::{broken, check_like_the_model_on};
 use super::*;
+use crate::bench::boards::colour_clues_of_picture;
 use crate::board_model::Engine;
 use crate::colour::colour_protocol::{encode_board, BLOCK, COLOURS};
-use crate::colour::line_logic::tests::clue_of;
 use crate::colour::line_logic::Block;
 use crate::colour::{ENGINE_INKS, ENGINE_SIDE};
 
@@ -35,9 +35,7 @@ fn random_clues(
             }
         })
         .collect();
-    let row = |r: usize| clue_of(&picture[r * columns..(r + 1) * columns]);
-    let column = |c: usize| clue_of(&(0..rows).map(|r| picture[r * columns + c]).collect::<Vec<_>>());
-    ((0..rows).map(row).collect(), (0..columns).map(column).collect())
+    colour_clues_of_picture(&picture, columns)
 }
 
 fn stream(rows: &[Vec<Block>], columns: &[Vec<Block>], inks: usize, budget: u16, first: bool) -> Vec<u8> {
