@@ -53,6 +53,8 @@ enum EngineArg {
     Clues,
     /// The clue engine with probing, boards up to 32×32, protocol v2.
     Probing,
+    /// The colour clue engine, boards up to 32×32 with 4 inks, protocol v3.
+    Colour,
 }
 
 impl EngineArg {
@@ -61,6 +63,7 @@ impl EngineArg {
             EngineArg::Dnf => Engine::Dnf,
             EngineArg::Clues => Engine::Clues,
             EngineArg::Probing => Engine::Probing,
+            EngineArg::Colour => Engine::Colour,
         }
     }
 
@@ -84,8 +87,7 @@ impl From<Engine> for EngineArg {
             Engine::Dnf => EngineArg::Dnf,
             Engine::Clues => EngineArg::Clues,
             Engine::Probing => EngineArg::Probing,
-            // (Only the images the flash holds are built.)
-            Engine::Colour => unreachable!("the colour engine has no gateware yet"),
+            Engine::Colour => EngineArg::Colour,
         }
     }
 }
@@ -185,7 +187,7 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
         EngineArg::Dnf => println!(
             "top level: DNF engine, {baud} baud ({cpb} clocks per bit), option FIFO 2^{FIFO_ADDR_BITS} = {FIFO_ENTRIES} entries"
         ),
-        EngineArg::Clues | EngineArg::Probing => {
+        EngineArg::Clues | EngineArg::Probing | EngineArg::Colour => {
             let side = engine.engine().clue_side();
             println!(
                 "top level: {} engine, {baud} baud ({cpb} clocks per bit), boards up to {side}x{side}, {} blocks",
@@ -289,6 +291,10 @@ fn build_image(
         ),
         EngineArg::Clues => println!("  clue engine, {baud} baud, boards up to 64x64"),
         EngineArg::Probing => println!("  clue engine with probing, {baud} baud, boards up to 32x32"),
+        EngineArg::Colour => println!(
+            "  colour clue engine, {baud} baud, boards up to 32x32 with {} inks",
+            nonogram_hdl::colour::ENGINE_INKS
+        ),
     }
     for line in r.to_string().lines() {
         println!("  {line}");

@@ -14,6 +14,7 @@ use crate::glue::{BoardGlue, BOARD_TICK_CLOCKS};
 use crate::pins;
 pub use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::clue::core::{ClueCore, ProbingCore};
+use nonogram_hdl::colour::core::ColourCore;
 use nonogram_hdl::common::params::{board_clocks_per_bit, BOARD_CLOCK_HZ};
 use nonogram_hdl::dnf::core::NonogramCore;
 use rust_hdl::prelude::*;
@@ -118,6 +119,7 @@ endmodule
 board_top!(NonogramTop, NonogramCore);
 board_top!(ClueTop, ClueCore);
 board_top!(ProbingTop, ProbingCore);
+board_top!(ColourTop, ColourCore);
 
 /// Clocks per UART bit at `baud` on the Cu's 100 MHz clock.
 pub fn clocks_per_bit(baud: u32) -> u32 {
@@ -137,7 +139,7 @@ pub fn top_verilog(clocks_per_bit: u32, engine: Engine) -> Result<String, String
         Engine::Dnf => checked(NonogramTop::new(clocks_per_bit)),
         Engine::Clues => checked(ClueTop::new(clocks_per_bit)),
         Engine::Probing => checked(ProbingTop::new(clocks_per_bit)),
-        Engine::Colour => Err("the colour engine has no gateware yet".into()),
+        Engine::Colour => checked(ColourTop::new(clocks_per_bit)),
     }
 }
 

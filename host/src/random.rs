@@ -73,12 +73,12 @@ pub fn picture_with_count(seed: u64, index: u64, size: usize, black: usize) -> P
     puzzle
 }
 
-/// Parses `--engine`: "dnf", "clues" or "probing".
+/// Parses `--engine`: "dnf", "clues", "probing" or "colour".
 pub fn parse_engine(s: &str) -> Result<Engine, String> {
-    [Engine::Dnf, Engine::Clues, Engine::Probing]
+    Engine::ALL
         .into_iter()
         .find(|e| e.name() == s)
-        .ok_or_else(|| format!("not an engine: {s:?} (write dnf, clues or probing)"))
+        .ok_or_else(|| format!("not an engine: {s:?} (write dnf, clues, probing or colour)"))
 }
 
 /// Threads to use when none are asked for: one per core.

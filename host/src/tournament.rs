@@ -233,7 +233,9 @@ pub fn read_set(path: &Path) -> Result<Vec<Puzzle>, String> {
 /// Parses `--engine`: a clue engine, "clues" or "probing".
 fn parse_clue_engine(s: &str) -> Result<Engine, String> {
     match crate::random::parse_engine(s)? {
-        Engine::Dnf => Err("the tournament runs a clue engine: write clues or probing".into()),
+        Engine::Dnf | Engine::Colour => {
+            Err("the tournament runs a clue engine: write clues or probing".into())
+        }
         engine => Ok(engine),
     }
 }

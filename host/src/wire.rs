@@ -186,7 +186,7 @@ pub fn encode_colour_clues(puzzle: &Puzzle, budget: u16, first: bool) -> Vec<u8>
 }
 
 /// A black-and-white puzzle's clues as colour clues of ink 1.
-fn one_ink(puzzle: &Puzzle) -> (Vec<Vec<Block>>, Vec<Vec<Block>>) {
+pub fn one_ink(puzzle: &Puzzle) -> (Vec<Vec<Block>>, Vec<Vec<Block>>) {
     let ink = |clues: &[Vec<usize>]| -> Vec<Vec<Block>> {
         clues
             .iter()

@@ -20,6 +20,7 @@ pub mod verilated;
 use nonogram_hdl::bench;
 use nonogram_hdl::bench::driver::{CoreDriver, SerialCore};
 use nonogram_hdl::clue::core::{ClueCore, ProbingCore};
+use nonogram_hdl::colour::core::ColourCore;
 use nonogram_hdl::dnf::core::NonogramCore;
 
 pub use nonogram_hdl::board_model::Engine;
@@ -120,9 +121,6 @@ impl Backend {
 /// Builds (or finds cached) the Verilated core of `engine` at the
 /// simulation's clocks per bit, saying so on stderr when that takes a while.
 pub fn verilated_core(engine: Engine) -> Result<PathBuf, String> {
-    if !engine.in_flash() {
-        return Err(format!("the flash holds no {} image", engine.name()));
-    }
     let verilog = verilated::core_verilog(engine, SIM_CLOCKS_PER_BIT);
     if let Some(binary) = verilated::cached(&verilog, verilated::Flavor::Rtl, engine) {
         return Ok(binary);
@@ -450,8 +448,7 @@ pub fn rusthdl_core(engine: Engine, rate_error: f64) -> Box<dyn SimCore> {
         Engine::Dnf => make::<NonogramCore>(rate_error),
         Engine::Clues => make::<ClueCore>(rate_error),
         Engine::Probing => make::<ProbingCore>(rate_error),
-        // (`spawn_on` and SWITCH start only the images the flash holds.)
-        Engine::Colour => unreachable!("the colour engine has no gateware yet"),
+        Engine::Colour => make::<ColourCore>(rate_error),
     }
 }
 

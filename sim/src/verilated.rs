@@ -27,6 +27,9 @@ pub const HARNESS: &str = include_str!("../verilator/harness.cpp");
 /// Verilog-2005, where `solve` (a port of the parser) is no keyword; in
 /// SystemVerilog it is. `-Wno-fatal`: RustHDL's Verilog draws hundreds of
 /// WIDTH warnings and one UNOPTFLAT; they are counted, not hidden.
+/// `--unroll-count 256`: a block RAM's per-bit write loop (`common::ram`)
+/// must unroll, and the colour board's words are 160 bits (the default
+/// unrolls 64).
 pub const VERILATOR_FLAGS: &[&str] = &[
     "--cc",
     "--exe",
@@ -36,6 +39,8 @@ pub const VERILATOR_FLAGS: &[&str] = &[
     "2",
     "+1364-2005ext+v",
     "-Wno-fatal",
+    "--unroll-count",
+    "256",
     "--top-module",
     "top",
     "-o",
@@ -130,8 +135,7 @@ pub fn core_verilog(engine: Engine, clocks_per_bit: u32) -> String {
         Engine::Dnf => emit::<nonogram_hdl::dnf::core::NonogramCore>(clocks_per_bit),
         Engine::Clues => emit::<nonogram_hdl::clue::core::ClueCore>(clocks_per_bit),
         Engine::Probing => emit::<nonogram_hdl::clue::core::ProbingCore>(clocks_per_bit),
-        // (Callers start only the images the flash holds.)
-        Engine::Colour => unreachable!("the colour engine has no gateware yet"),
+        Engine::Colour => emit::<nonogram_hdl::colour::core::ColourCore>(clocks_per_bit),
     };
     assert!(
         verilog.contains("module top(clock,reset,rx,tx,phase,outcome,outcome_valid,boot,boot_image);"),
@@ -274,8 +278,10 @@ pub fn build(verilog: &str, flavor: Flavor, engine: Engine) -> Result<Built, Str
             "verilator failed ({}), in {}:\n{}",
             out.status,
             staging.display(),
+            // The errors first: RustHDL's Verilog draws many warnings.
             log.lines()
-                .filter(|l| l.starts_with('%'))
+                .filter(|l| l.starts_with("%Error"))
+                .chain(log.lines().filter(|l| l.starts_with("%Warning")))
                 .take(40)
                 .collect::<Vec<_>>()
                 .join("\n")

@@ -390,7 +390,7 @@ fn run_driver(session: &Session) -> DriverRun {
         Engine::Dnf => run_driver_on::<nonogram_hdl::dnf::core::NonogramCore>(session),
         Engine::Clues => run_driver_on::<nonogram_hdl::clue::core::ClueCore>(session),
         Engine::Probing => run_driver_on::<nonogram_hdl::clue::core::ProbingCore>(session),
-        Engine::Colour => unreachable!("the colour engine has no core yet"),
+        Engine::Colour => run_driver_on::<nonogram_hdl::colour::core::ColourCore>(session),
     }
 }
 
@@ -610,15 +610,9 @@ struct Shared {
     done: Condvar,
 }
 
-/// One build per core (DNF, clues) and flavor (RTL, netlist).
-static BUILD: [OnceLock<Option<&'static Shared>>; 6] = [
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-];
+/// One build per core (DNF, clues, probing, colour) and flavor (RTL,
+/// netlist, board top level).
+static BUILD: [OnceLock<Option<&'static Shared>>; 12] = [const { OnceLock::new() }; 12];
 
 /// Starts the build of `engine`'s core (once). `None` when Verilator (and
 /// for the netlist, yosys) is not installed and this is not CI: the caller
@@ -1130,6 +1124,99 @@ fn the_clue_board_top_level_at_the_real_divisor() {
     let mut bytes = vec![];
     nonogram_hdl::clue::clue_protocol::encode_board(&rows, &columns, 0, &mut bytes);
     check_board_top(Engine::Clues, bytes);
+}
+
+/// Protocol v3 on the colour core: a query, random colour pictures up to
+/// 12×12 with up to four inks, line logic alone and searched in both modes
+/// (solved, several, stalled, contradictory), refusals (no inks, five, a
+/// v2 board, an ink past the board's). Each reply must be the board
+/// model's, byte for byte, and the Verilog's the same bytes at the same
+/// cycles.
+fn colour_session(count: usize) -> Session {
+    use nonogram_hdl::bench::boards::{random_colour_board, Rng};
+    use nonogram_hdl::colour::colour_protocol::{decode_reply as decode_v3, encode_board, BLOCK, COLOURS};
+    let mut s = Session {
+        engine: Engine::Colour,
+        ..Session::new("the colour core")
+    };
+    let reply = |bytes: &[u8]| BoardModel::new(Engine::Colour).bytes(bytes);
+    let q = query_bytes().to_vec();
+    s.step(Wait::Now, "query", q.clone(), Expect::Bytes(reply(&q)));
+    let mut rng = Rng(0xc010_5e55);
+    let mut outcomes = std::collections::BTreeSet::new();
+    for i in 0..count {
+        let (rows, columns, colours) = random_colour_board(&mut rng, 12, 12, 4);
+        let (budget, first) = [(0, false), (1, false), (1, true)][i % 3];
+        let mut bytes = vec![];
+        encode_board(&rows, &columns, colours - 1, budget, first, &mut bytes);
+        let want = reply(&bytes);
+        outcomes.insert(decode_v3(&want).map_or(u8::MAX, |(r, _)| r.status.outcome));
+        let what = format!(
+            "{}x{} of {} inks, budget {budget}, first {first}",
+            rows.len(),
+            columns.len(),
+            colours - 1
+        );
+        s.step(Wait::Quiet, what, bytes, Expect::Bytes(want));
+    }
+    let m = |c, i, v| Message::new(c, i, v).to_bytes().to_vec();
+    let header = |k: u16| {
+        [
+            m(code::START_BOARD, 1, true),
+            m(code::START_BOARD, 1, true),
+            m(COLOURS, k, false),
+        ]
+        .concat()
+    };
+    for (what, bytes) in [
+        ("no inks", header(0)),
+        ("five inks", header(5)),
+        (
+            "ink 2 of 1",
+            [header(1), m(code::START_LINE, 0, false), m(BLOCK, 2, false)].concat(),
+        ),
+        (
+            "a v2 board",
+            [
+                m(code::START_BOARD, 1, true),
+                m(code::START_BOARD, 1, true),
+                m(code::START_LINE, 0, false),
+            ]
+            .concat(),
+        ),
+    ] {
+        let want = reply(&bytes);
+        s.step(Wait::Quiet, what, bytes, Expect::Bytes(want));
+    }
+    assert!(
+        outcomes.len() >= 4,
+        "solved, several, stalled and contradictory boards: {outcomes:?}"
+    );
+    s
+}
+
+#[test]
+fn the_colour_core_gets_the_same_replies_from_the_verilog() {
+    check_sessions(vec![colour_session(24)], &[5]);
+}
+
+/// The colour core's netlist.
+#[test]
+fn the_colour_netlist_gets_the_same_replies() {
+    check_sessions_on(Flavor::Netlist, vec![colour_session(9)], &[]);
+}
+
+#[test]
+fn the_colour_board_top_level_at_the_real_divisor() {
+    use nonogram_hdl::colour::colour_protocol::encode_board;
+    use nonogram_hdl::colour::line_logic::Block;
+    let b = |length, ink| Block { length, ink };
+    // docs/protocol.md's two-by-two: red and blue.
+    let rows = [vec![b(1, 1), b(1, 2)], vec![b(1, 1)]];
+    let columns = [vec![b(1, 1)], vec![b(1, 2), b(1, 1)]];
+    let mut bytes = vec![];
+    encode_board(&rows, &columns, 2, 0, false, &mut bytes);
+    check_board_top(Engine::Colour, bytes);
 }
 
 /// Runs the Verilated core (RTL) on host bytes sent one after another from

@@ -87,7 +87,7 @@ pub struct ColourPacker {
     cells_q: DFF<Bits<13>>,
     cells_left: DFF<Bits<13>>,
     // The cell's colours, one bit each.
-    cell: DFF<Bits<COLOURS>>,
+    picked: DFF<Bits<COLOURS>>,
     pack: DFF<Bits<13>>,
     packed_cells: DFF<Bits<4>>,
     // The map's last cell is in `pack`.
@@ -139,7 +139,7 @@ impl Default for ColourPacker {
             column: Default::default(),
             cells_q: Default::default(),
             cells_left: Default::default(),
-            cell: Default::default(),
+            picked: Default::default(),
             pack: Default::default(),
             packed_cells: Default::default(),
             map_end: Default::default(),
@@ -173,7 +173,7 @@ impl Logic for ColourPacker {
             column,
             cells_q,
             cells_left,
-            cell,
+            picked,
             pack,
             packed_cells,
             map_end
@@ -204,13 +204,13 @@ impl Logic for ColourPacker {
         }
         // A cell with one colour: its index (colours 1 and 3 have bit 0).
         self.index.next = 0.into();
-        if self.cell.q.val().get_bit(1) | self.cell.q.val().get_bit(3) {
+        if self.picked.q.val().get_bit(1) | self.picked.q.val().get_bit(3) {
             self.index.next = self.index.val() | 1;
         }
-        if self.cell.q.val().get_bit(2) | self.cell.q.val().get_bit(3) {
+        if self.picked.q.val().get_bit(2) | self.picked.q.val().get_bit(3) {
             self.index.next = self.index.val() | 2;
         }
-        if self.cell.q.val().get_bit(4) {
+        if self.picked.q.val().get_bit(4) {
             self.index.next = self.index.val() | 4;
         }
         // A packed message holds 4 cells, a map's 13.
@@ -227,14 +227,14 @@ impl Logic for ColourPacker {
                 }
             }
             PackStep::Fetch => {
-                self.cell.d.next = self.column_cell.val();
+                self.picked.d.next = self.column_cell.val();
                 self.step.d.next = PackStep::Shift;
             }
             PackStep::Shift => {
                 self.pack.d.next = (self.pack.q.val() << 3) | bit_cast::<13, 3>(self.index.val());
                 if self.map.q.val() == Map::Possible {
                     self.pack.d.next = (self.pack.q.val() << 1)
-                        | bit_cast::<13, 1>(self.cell.q.val().get_bit(self.colour.q.val().index()).into());
+                        | bit_cast::<13, 1>(self.picked.q.val().get_bit(self.colour.q.val().index()).into());
                 }
                 self.packed_cells.d.next = self.packed_cells.q.val() + 1;
                 self.cells_left.d.next = self.cells_left.q.val() - 1;

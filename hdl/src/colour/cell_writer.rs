@@ -113,4 +113,72 @@ mod tests {
             }
         }
     }
+
+    /// The emitted Verilog under Icarus, the same random writes.
+    #[test]
+    fn verilog_writes_one_cell() {
+        const TESTBENCH: &str = r#"
+module tb;
+  reg clock = 0;
+  reg [159:0] word;
+  reg [31:0] bit;
+  reg [4:0] colours;
+  wire [159:0] written;
+  wire [4:0] had;
+  wire [2:0] had_count, count;
+  top uut(.clock(clock), .word(word), .bit(bit), .colours(colours), .written(written),
+      .had(had), .had_count(had_count), .count(count));
+  reg [31:0] stimulus [0:4095];
+  integer t, c;
+  always #5 clock = ~clock;
+  initial begin
+$readmemh("stimulus.hex", stimulus);
+for (t = 0; t < 200; t = t + 1) begin
+  for (c = 0; c < 5; c = c + 1) word[c * 32 +: 32] = stimulus[t * 7 + c];
+  bit = stimulus[t * 7 + 5]; colours = stimulus[t * 7 + 6];
+  @(posedge clock); #1;
+  $display("%h %h %0d %0d", written, had, had_count, count);
+end
+$finish;
+  end
+endmodule
+"#;
+        let mut rng = Rng(0xce12);
+        let mut words = vec![];
+        let mut cases = vec![];
+        for _ in 0..200 {
+            let planes: Vec<u64> = (0..COLOURS).map(|_| rng.next_u64() & 0xffff_ffff).collect();
+            let (cell, colours) = (rng.below(32), rng.below(32));
+            words.extend(planes.iter().copied());
+            words.extend([1u64 << cell, colours]);
+            cases.push((planes, cell, colours));
+        }
+        let hex: String = words.iter().map(|w| format!("{w:08x}\n")).collect();
+        let mut uut = CellWriter::default();
+        uut.connect_all();
+        let Some(out) = crate::bench::iverilog_run(&uut, "cell_writer", TESTBENCH, &[("stimulus.hex", hex)])
+        else {
+            return;
+        };
+        let mut lines = out.lines().filter(|l| !l.is_empty() && !l.starts_with("WARNING"));
+        for (planes, cell, colours) in cases {
+            let want_word: String = planes
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(c, &p)| format!("{:08x}", (p & !(1 << cell)) | (colours >> c & 1) << cell))
+                .collect();
+            let had = (0..COLOURS).fold(0, |h, c| h | (planes[c] >> cell & 1) << c);
+            let want = format!(
+                "{want_word} {had:02x} {} {}",
+                had.count_ones(),
+                colours.count_ones()
+            );
+            assert_eq!(
+                lines.next().expect("a line"),
+                want,
+                "cell {cell}, colours {colours:05b}"
+            );
+        }
+    }
 }

@@ -78,6 +78,11 @@ pub struct ColourLineSolver {
     pub blocks: Signal<In, Bits<6>>,
     /// The colours each cell may have, as planes (see [`PLANE_BITS`]).
     pub cells: Signal<In, Bits<PLANE_BITS>>,
+    /// Pulse: take `cells` as the line without solving it (the search's
+    /// scan of a row keeps it here, as a visit keeps its line).
+    pub latch: Signal<In, Bit>,
+    /// The line taken at the last `start` or `latch`.
+    pub line: Signal<Out, Bits<PLANE_BITS>>,
     /// The clue memory: block `clue_address`'s length and ink are expected
     /// on `clue_length` and `clue_ink` one cycle later, as a block RAM
     /// gives them.
@@ -405,6 +410,10 @@ impl Logic for ColourLineSolver {
         }
         self.feasible.next = self.feasible_q.q.val();
         self.result.next = self.result_q.q.val();
+        self.line.next = self.planes.q.val();
+        if self.latch.val() {
+            self.planes.d.next = self.cells.val();
+        }
 
         // Start: latch the line.
         if self.start.val() {

@@ -226,6 +226,8 @@ pub struct ColourSolver {
     next_line: Signal<Local, Bit>,
     read_address: Signal<Local, Bits<7>>,
     crossing_line: Signal<Local, Bits<7>>,
+    // The crossing lines are rows (a column is visited).
+    crossing_rows: Signal<Local, Bit>,
     clear_word: Signal<Local, Bits<PLANE_BITS>>,
     clear_cells: Signal<Local, Bits<32>>,
     row_freedom: Signal<Local, Bits<16>>,

@@ -340,8 +340,10 @@ pub(crate) fn label(engine: Engine) -> &'static str {
 pub struct Args {
     /// The engine whose core is swept: dnf (protocol v1, the default
     /// bitstream), clues (protocol v2, also checked against the DNF
-    /// engine's model and the software line solver), or probing (the 32×32
-    /// clue engine that probes before every branch, checked the same way).
+    /// engine's model and the software line solver), probing (the 32×32
+    /// clue engine that probes before every branch, checked the same way),
+    /// or colour (protocol v3: each puzzle a board of one ink, checked
+    /// against the colour engine's model and the same way).
     #[arg(long, default_value = "dnf", value_parser = crate::random::parse_engine)]
     pub engine: Engine,
     /// What steps the cores: `verilator` (the emitted Verilog, built once

@@ -10,6 +10,7 @@ use crate::puzzle::Puzzle;
 use crate::solver::{self, LineOutcome};
 use nonogram_hdl::board_model::Engine;
 use nonogram_hdl::clue::{clue_model, clue_protocol};
+use nonogram_hdl::colour::{colour_protocol, model as colour_model};
 use nonogram_hdl::dnf::model;
 use nonogram_hdl::dnf::options::LineOptions;
 use nonogram_hdl::link::protocol;
@@ -62,6 +63,35 @@ impl From<model::Verdict> for Expected {
             nodes: 0,
             backtracks: 0,
             differs: Vec::new(),
+            probes: 0,
+        }
+    }
+}
+
+impl Expected {
+    /// The colour engine's verdict on a one-ink board, as black and white:
+    /// background is empty, ink 1 filled, both unknown; for SEVERAL the
+    /// cells where the second solution differs.
+    fn of_one_ink(rows: usize, columns: usize, v: colour_model::ColourVerdict) -> Expected {
+        let cell = |c: u8| match c {
+            0b01 => Some(false),
+            0b10 => Some(true),
+            _ => None,
+        };
+        Expected {
+            rows,
+            columns,
+            outcome: v.outcome,
+            detail: v.detail,
+            differs: v.second.iter().zip(&v.cells).map(|(a, b)| a != b).collect(),
+            cells: v.cells.into_iter().map(cell).collect(),
+            cycles: v.cycles,
+            passes: v.passes,
+            options: 0,
+            options_read: 0,
+            visits: v.visits,
+            nodes: v.nodes,
+            backtracks: v.backtracks,
             probes: 0,
         }
     }
@@ -152,8 +182,7 @@ impl Core {
         match self.engine {
             Engine::Dnf => self.run_dnf(puzzle, every_cell),
             Engine::Clues | Engine::Probing => self.run_clues(puzzle),
-            // (`--engine` takes only the engines with gateware.)
-            Engine::Colour => unreachable!("the colour engine has no core to sweep"),
+            Engine::Colour => self.run_colour(puzzle),
         }
     }
 }
@@ -244,6 +273,42 @@ impl Core {
         }
     }
 
+    /// The colour engine on a black-and-white puzzle, a board of one ink
+    /// (protocol v3): its reply against the colour model's, and against
+    /// the line solvers or the software search as the clue engine's.
+    fn run_colour(&mut self, puzzle: &Puzzle) -> Run {
+        let (rows, columns) = (puzzle.height(), puzzle.width());
+        let (row_clues, column_clues) = crate::wire::one_ink(puzzle);
+        let mode = colour_model::ColourMode {
+            budget: self.budget,
+            first: self.first,
+        };
+        let verdict = colour_model::solve(&row_clues, &column_clues, 2, mode);
+        let expected = Expected::of_one_ink(rows, columns, verdict);
+        let bytes = crate::wire::encode_colour_clues(puzzle, self.budget, self.first);
+        // Reply: the size pair and COLOURS, two POSSIBLE maps or the
+        // VALUES and SECOND (4 cells a message), STATUS fields, END_BOARD.
+        let back = 2 * (3 + 2 * (rows * columns).div_ceil(4) + 24 + 1);
+        let wait = budget(CLOCKS_PER_BIT, bytes.len(), back, expected.cycles);
+        let (reply, problems, simulated_cycles) = self.exchange(&bytes, wait, decode_one_ink);
+        let mut differences = reply.as_ref().map_or_else(Vec::new, |r| compare(r, &expected));
+        differences.extend(problems);
+        let (against_others, compared_with_dnf) = if expected.nodes == 0 {
+            compare_line_solvers(puzzle, &expected)
+        } else {
+            (compare_search(puzzle, &expected), false)
+        };
+        differences.extend(against_others);
+        Run {
+            expected,
+            differences,
+            compared_with_dnf,
+            simulated_cycles,
+            bytes_sent: bytes.len() as u64,
+            reply,
+        }
+    }
+
     /// Sends `bytes` and waits up to `budget` cycles for a whole reply.
     /// Returns the decoded reply, what went wrong on the wire, and the cycles
     /// simulated. A core that misbehaved is replaced by a fresh one, so the
@@ -288,6 +353,11 @@ impl Core {
         }
         (reply, problems, simulated)
     }
+}
+
+/// A v3 reply to a board of one ink, read as black and white.
+fn decode_one_ink(bytes: &[u8]) -> Result<(Reply, usize), ReplyError> {
+    colour_protocol::decode_reply(bytes).map(|(reply, used)| (reply.black_and_white(), used))
 }
 
 /// Runs until the core has sent a complete reply (up to END_BOARD), or has

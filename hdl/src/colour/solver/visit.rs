@@ -92,9 +92,10 @@ impl Logic for ColourSolver {
         self.line_solver.start.next = self.start_line.q.val();
         self.start_line.d.next = false;
 
-        self.cells.load.next = self.state.q.val() == State::Load;
+        self.line_solver.latch.next = self.state.q.val() == State::ScanLoad;
         self.cells.scan.next = self.state.q.val() == State::ScanLoad;
         self.cells.word.next = self.board.read_data.val();
+        self.cells.before.next = self.line_solver.line.val();
         self.cells.solved.next = false;
         self.cells.after.next = self.line_solver.result.val();
         self.cells.taken.next = self.state.q.val() == State::CrossWord;
@@ -166,7 +167,10 @@ impl Logic for ColourSolver {
         self.tally.undone.next = false;
 
         // The board's read port.
-        self.crossing_line.next = (bit_cast::<7, 1>((!self.order.is_column.val()).into()) << 5)
+        // (Through a one-bit signal: in Verilog a `~` inside the cast
+        // inverts the widened value, and bit 1 of it landed at bit 6.)
+        self.crossing_rows.next = !self.order.is_column.val();
+        self.crossing_line.next = (bit_cast::<7, 1>(self.crossing_rows.val().into()) << 5)
             | bit_cast::<7, 5>(self.cells.lowest_cell.val());
         self.read_address.next = 0.into();
         match self.state.q.val() {
