@@ -2,9 +2,9 @@
 //! and program the board.
 //!
 //! ```text
-//! cargo run --release -p nonogram-bsp -- build [--engine dnf|clues] [--baud 9600] [--out DIR] [--seed N] [--seeds N]
+//! cargo run --release -p nonogram-bsp -- build [--engine dnf|clues|probing|colour] [--baud 9600] [--out DIR] [--seed N] [--seeds N]
 //! cargo run --release -p nonogram-bsp -- flash [--bin PATH]
-//! cargo run --release -p nonogram-bsp -- verilog [--engine dnf|clues] [--baud 9600] [--out DIR]
+//! cargo run --release -p nonogram-bsp -- verilog [--engine dnf|clues|probing|colour] [--baud 9600] [--out DIR]
 //! ```
 //!
 //! The engines do not fit the HX8K together, so each is a bitstream of its

@@ -159,6 +159,29 @@ impl<C: SerialCore> CoreDriver<C> {
         self.core.boot()
     }
 
+    /// Sends `bytes`, lets the line go idle past the idle timeout, and
+    /// returns what the core said. Panics if it is still busy after
+    /// `max_cycles`.
+    pub fn answer(&mut self, bytes: &[u8], max_cycles: u64) -> Vec<u8> {
+        self.send(bytes);
+        let cpb = self.clocks_per_bit as u64;
+        let idle = (crate::link::protocol::IDLE_TIMEOUT_BITS as u64 + 4) * cpb;
+        let mut out = vec![];
+        let mut cycles = 0;
+        loop {
+            self.step();
+            cycles += 1;
+            out.extend(self.take_received());
+            if self.quiet() && cycles > 10 * cpb * bytes.len() as u64 + idle {
+                return out;
+            }
+            assert!(
+                cycles < max_cycles,
+                "the core is still busy after {max_cycles} cycles"
+            );
+        }
+    }
+
     /// True when stepping would change nothing but the core's idle timers:
     /// no byte to send or being sent, nothing being received, and the core
     /// neither solving nor sending for a while (the last byte in takes a few

@@ -51,14 +51,15 @@ pub struct ColourPacker {
     pub clock: Signal<In, Clock>,
     /// A new reply: back to the first row. With `board_done`, a board's:
     /// its cells, whether each has one colour (`packed`: VALUES, not
-    /// POSSIBLE maps), whether those are the kept rows', its inks.
+    /// POSSIBLE maps), whether those are the kept rows'.
     pub restart: Signal<In, Bit>,
     pub board_done: Signal<In, Bit>,
     pub packed: Signal<In, Bit>,
     pub from_kept: Signal<In, Bit>,
-    pub inks: Signal<In, Bits<3>>,
     pub board_cells: Signal<In, Bits<13>>,
-    /// The reply's latched columns, and whether the verdict is SEVERAL.
+    /// The reply's latched inks and columns, and whether the verdict is
+    /// SEVERAL.
+    pub inks_q: Signal<In, Bits<3>>,
     pub columns_q: Signal<In, Bits<7>>,
     pub several: Signal<In, Bit>,
     /// The reply is in its cells; an abort stops them.
@@ -79,9 +80,8 @@ pub struct ColourPacker {
     step: DFF<PackStep>,
     map: DFF<Map>,
     kept_q: DFF<Bit>,
-    // The colour of a POSSIBLE map, and the board's last colour.
+    // The colour of a POSSIBLE map.
     colour: DFF<Bits<3>>,
-    inks_q: DFF<Bits<3>>,
     row: DFF<Bits<5>>,
     column: DFF<Bits<5>>,
     cells_q: DFF<Bits<13>>,
@@ -117,7 +117,7 @@ impl Default for ColourPacker {
             board_done: Default::default(),
             packed: Default::default(),
             from_kept: Default::default(),
-            inks: Default::default(),
+            inks_q: Default::default(),
             board_cells: Default::default(),
             columns_q: Default::default(),
             several: Default::default(),
@@ -134,7 +134,6 @@ impl Default for ColourPacker {
             map: Default::default(),
             kept_q: Default::default(),
             colour: Default::default(),
-            inks_q: Default::default(),
             row: Default::default(),
             column: Default::default(),
             cells_q: Default::default(),
@@ -168,7 +167,6 @@ impl Logic for ColourPacker {
             map,
             kept_q,
             colour,
-            inks_q,
             row,
             column,
             cells_q,
@@ -298,7 +296,7 @@ impl Logic for ColourPacker {
                         self.done.next = true;
                     }
                     _ => {
-                        if self.colour.q.val() == self.inks_q.q.val() {
+                        if self.colour.q.val() == self.inks_q.val() {
                             self.done.next = true;
                         }
                     }
@@ -324,7 +322,6 @@ impl Logic for ColourPacker {
             }
             self.kept_q.d.next = self.from_kept.val();
             self.colour.d.next = 0.into();
-            self.inks_q.d.next = self.inks.val();
             self.cells_left.d.next = self.board_cells.val();
             self.cells_q.d.next = self.board_cells.val();
         }

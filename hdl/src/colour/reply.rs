@@ -224,7 +224,7 @@ impl Logic for ColourReply {
                 | (self.solver_outcome.val() == self.several.val()));
         self.maps.from_kept.next = self.from_kept.val();
         self.maps.packed.next = self.all_decided.val() | self.from_kept.val();
-        self.maps.inks.next = self.inks.val();
+        self.maps.inks_q.next = self.inks_q.q.val();
         self.maps.board_cells.next = self.board_cells.val();
         self.maps.columns_q.next = self.columns_q.q.val();
         self.maps.several.next = self.several_q.q.val();

@@ -4,7 +4,7 @@ use crate::bench::driver::{CoreDriver, SerialCore};
 use crate::board_model::{BoardModel, Engine};
 use crate::clue::clue_model;
 use crate::clue::clue_protocol::{decode_reply, encode_board};
-use crate::link::protocol::{code, query_bytes, status, Message, IDLE_TIMEOUT_BITS};
+use crate::link::protocol::{code, query_bytes, status, Message};
 
 const CPB: u32 = 4;
 
@@ -20,26 +20,6 @@ fn messages(list: &[(u8, u16, bool)]) -> Vec<u8> {
         .collect()
 }
 
-/// Sends `bytes`, lets the line go idle, and returns what the core said.
-fn core_answer<C: SerialCore>(driver: &mut CoreDriver<C>, bytes: &[u8], max_cycles: u64) -> Vec<u8> {
-    driver.send(bytes);
-    let idle = (IDLE_TIMEOUT_BITS as u64 + 4) * CPB as u64;
-    let mut out = vec![];
-    let mut cycles = 0;
-    loop {
-        driver.step();
-        cycles += 1;
-        out.extend(driver.take_received());
-        if driver.quiet() && cycles > 10 * CPB as u64 * bytes.len() as u64 + idle {
-            return out;
-        }
-        assert!(
-            cycles < max_cycles,
-            "the core is still busy after {max_cycles} cycles"
-        );
-    }
-}
-
 /// The core's reply to each stream is the board model's, byte for byte
 /// (cells, cycles and passes included).
 fn check(driver: &mut CoreDriver<ClueCore>, name: &str, bytes: &[u8]) {
@@ -51,7 +31,7 @@ fn check_engine<C: SerialCore>(driver: &mut CoreDriver<C>, engine: Engine, name:
     let mut model = BoardModel::new(engine);
     let mut expected = model.bytes(bytes);
     expected.extend(model.idle().unwrap_or_default());
-    let got = core_answer(driver, bytes, 5_000_000);
+    let got = driver.answer(bytes, 5_000_000);
     assert_eq!(got, expected, "{name}: the core and the model disagree");
 }
 
@@ -59,7 +39,7 @@ fn check_engine<C: SerialCore>(driver: &mut CoreDriver<C>, engine: Engine, name:
 #[test]
 fn answers_the_documented_examples() {
     let mut driver = CoreDriver::<ClueCore>::with_core(CPB);
-    let one = core_answer(&mut driver, &stream(&[vec![1]], &[vec![1]]), 1_000_000);
+    let one = driver.answer(&stream(&[vec![1]], &[vec![1]]), 1_000_000);
     assert_eq!(one[..6], [0xE0, 0x03, 0xE0, 0x03, 0xB0, 0x00]);
     assert_eq!(one.len(), 6 + 2 * (15 + 8) + 2);
     // Two solutions (the diagonals), a budget of one unit.
@@ -67,7 +47,7 @@ fn answers_the_documented_examples() {
     encode_board(&[vec![1], vec![1]], &[vec![1], vec![1]], 1, &mut bytes);
     assert_eq!(bytes[bytes.len() - 2..], [0x00, 0x02]);
     check(&mut driver, "two diagonals", &bytes);
-    let two = core_answer(&mut driver, &bytes, 1_000_000);
+    let two = driver.answer(&bytes, 1_000_000);
     assert_eq!(
         two[..10],
         [0xE0, 0x05, 0xE0, 0x05, 0xB2, 0x00, 0x5E, 0x00, 0x80, 0x0C]
@@ -258,9 +238,7 @@ fn answers_a_query_and_refuses_what_breaks_the_protocol() {
 fn the_probing_core_answers_like_its_model() {
     let mut driver = CoreDriver::<ProbingCore>::with_core(CPB);
     check_engine(&mut driver, Engine::Probing, "QUERY", &query_bytes());
-    let info = decode_reply(&core_answer(&mut driver, &query_bytes(), 100_000))
-        .unwrap()
-        .0;
+    let info = decode_reply(&driver.answer(&query_bytes(), 100_000)).unwrap().0;
     assert_eq!(
         (info.max_line, info.engines & 0x0f),
         (32, status::engines::PROBING)

@@ -68,12 +68,11 @@ fn pack(b: &Board, packed: bool, from_kept: bool, several: bool) -> Vec<u16> {
     uut.board_done.next = true;
     uut.packed.next = packed;
     uut.from_kept.next = from_kept;
-    uut.inks.next = (b.inks as u64).into();
     uut.board_cells.next = ((b.rows * b.columns) as u64).into();
     tick(&mut uut, |u| &mut u.clock);
     uut.restart.next = false;
     uut.board_done.next = false;
-    uut.inks.next = 7.into();
+    uut.inks_q.next = (b.inks as u64).into();
     uut.columns_q.next = (b.columns as u64).into();
     uut.several.next = several;
     uut.maps.next = true;

@@ -5,40 +5,20 @@
 
 use super::*;
 use crate::bench::boards::{random_colour_board, Rng};
-use crate::bench::driver::{CoreDriver, SerialCore};
+use crate::bench::driver::CoreDriver;
 use crate::board_model::{BoardModel, Engine};
 use crate::colour::colour_protocol::{decode_reply, encode_board, BLOCK, COLOURS};
 use crate::colour::line_logic::Block;
-use crate::link::protocol::{code, query_bytes, status, Message, IDLE_TIMEOUT_BITS};
+use crate::link::protocol::{code, query_bytes, status, Message};
 
 const CPB: u32 = 4;
-
-/// Sends `bytes`, lets the line go idle, and returns what the core said.
-fn core_answer<C: SerialCore>(driver: &mut CoreDriver<C>, bytes: &[u8], max_cycles: u64) -> Vec<u8> {
-    driver.send(bytes);
-    let idle = (IDLE_TIMEOUT_BITS as u64 + 4) * CPB as u64;
-    let mut out = vec![];
-    let mut cycles = 0;
-    loop {
-        driver.step();
-        cycles += 1;
-        out.extend(driver.take_received());
-        if driver.quiet() && cycles > 10 * CPB as u64 * bytes.len() as u64 + idle {
-            return out;
-        }
-        assert!(
-            cycles < max_cycles,
-            "the core is still busy after {max_cycles} cycles"
-        );
-    }
-}
 
 /// The core's reply to `bytes` is the model's, byte for byte.
 fn check(driver: &mut CoreDriver<ColourCore>, name: &str, bytes: &[u8]) -> Vec<u8> {
     let mut model = BoardModel::new(Engine::Colour);
     let mut expected = model.bytes(bytes);
     expected.extend(model.idle().unwrap_or_default());
-    let got = core_answer(driver, bytes, 20_000_000);
+    let got = driver.answer(bytes, 20_000_000);
     assert_eq!(got, expected, "{name}: the core and the model disagree");
     got
 }
