@@ -18,16 +18,10 @@
 
 use nonogram_hdl::link::protocol::status::outcome;
 use nonohost::colour::search::solve;
-use nonohost::colour::{clue_of_line, engine_clues, Colour, ColourPuzzle, Hint, Rule};
+use nonohost::colour::{engine_clues, ColourPuzzle, Rule};
+use nonohost::random::palette;
 use nonohost::solver::Budget;
 use std::time::{Duration, Instant};
-
-const INKS: [(&str, char, [u8; 3]); 4] = [
-    ("red", 'r', [255, 0, 0]),
-    ("green", 'g', [0, 170, 0]),
-    ("blue", 'b', [0, 0, 255]),
-    ("yellow", 'y', [255, 255, 0]),
-];
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -63,7 +57,7 @@ fn main() {
                 }
             })
             .collect();
-        let p = puzzle(h, w, inks, &grid);
+        let p = ColourPuzzle::from_picture("random", Rule::Blocks, palette(inks), h, w, &grid);
         if let Some(dir) = &out {
             std::fs::write(dir.join(format!("c{i:04}.xml")), xml(&p)).expect("write");
         }
@@ -141,33 +135,6 @@ fn engine_model(p: &ColourPuzzle) -> nonogram_hdl::colour::model::ColourVerdict 
         p.colours.len(),
         mode,
     )
-}
-
-fn puzzle(h: usize, w: usize, inks: usize, grid: &[u8]) -> ColourPuzzle {
-    let colours = 1 + inks;
-    let line = |cells: Vec<u8>| -> Vec<Hint> { clue_of_line(Rule::Blocks, colours, &cells) };
-    let mut palette = vec![Colour {
-        name: "white".into(),
-        ch: '.',
-        rgb: Some([255, 255, 255]),
-    }];
-    palette.extend(INKS[..inks].iter().map(|(name, ch, rgb)| Colour {
-        name: name.to_string(),
-        ch: *ch,
-        rgb: Some(*rgb),
-    }));
-    ColourPuzzle {
-        name: "random".into(),
-        title: None,
-        rule: Rule::Blocks,
-        colours: palette,
-        rows: (0..h).map(|r| line(grid[r * w..(r + 1) * w].to_vec())).collect(),
-        columns: (0..w)
-            .map(|c| line((0..h).map(|r| grid[r * w + c]).collect()))
-            .collect(),
-        lines: vec![0; h + w],
-        goal: Some((grid.to_vec(), 0)),
-    }
 }
 
 /// The puzzle as webpbn XML, every count with its colour.

@@ -4,6 +4,7 @@
 //! Puzzle `i` of a sweep depends only on the seed and `i`: a sweep is
 //! reproducible whatever thread runs which puzzle.
 
+use crate::colour::{Colour, ColourPuzzle, Rule};
 use crate::puzzle::Puzzle;
 use nonogram_hdl::board_model::Engine;
 use std::ops::RangeInclusive;
@@ -51,6 +52,64 @@ pub fn random_puzzle(
         }
     }
     (None, ATTEMPTS as u64)
+}
+
+/// The inks random colour puzzles are drawn with, after the background.
+pub const INKS: [(&str, char, [u8; 3]); 4] = [
+    ("red", 'r', [255, 0, 0]),
+    ("green", 'g', [0, 170, 0]),
+    ("blue", 'b', [0, 0, 255]),
+    ("yellow", 'y', [255, 255, 0]),
+];
+
+/// A palette of the background and the first `inks` of [`INKS`].
+pub fn palette(inks: usize) -> Vec<Colour> {
+    let background = Colour {
+        name: "white".into(),
+        ch: '.',
+        rgb: Some([255, 255, 255]),
+    };
+    let ink = |&(name, ch, rgb): &(&str, char, [u8; 3])| Colour {
+        name: name.into(),
+        ch,
+        rgb: Some(rgb),
+    };
+    std::iter::once(background)
+        .chain(INKS[..inks].iter().map(ink))
+        .collect()
+}
+
+/// Colour puzzle `index` of the sweep with `seed` (webpbn's block rule):
+/// rows and columns each drawn from `sizes`, 1 to `max_inks` inks, each
+/// cell inked with probability `density`, its ink uniform.
+pub fn random_colour_puzzle(
+    seed: u64,
+    index: u64,
+    sizes: &RangeInclusive<usize>,
+    density: f64,
+    max_inks: usize,
+) -> ColourPuzzle {
+    let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03) ^ 0xc0_1005;
+    let (lo, hi) = (*sizes.start(), *sizes.end());
+    let span = (hi - lo + 1) as u64;
+    let rows = lo + (next(&mut state) % span) as usize;
+    let columns = lo + (next(&mut state) % span) as usize;
+    let inks = 1 + (next(&mut state) % max_inks.max(1) as u64) as usize;
+    let grid: Vec<u8> = (0..rows * columns)
+        .map(|_| {
+            let inked = ((next(&mut state) >> 11) as f64) / ((1u64 << 53) as f64) < density;
+            let ink = 1 + (next(&mut state) % inks as u64) as u8;
+            if inked {
+                ink
+            } else {
+                0
+            }
+        })
+        .collect();
+    let name = format!("sweep seed {seed} colour puzzle {index}");
+    let mut puzzle = ColourPuzzle::from_picture(&name, Rule::Blocks, palette(inks), rows, columns, &grid);
+    puzzle.title = Some(name);
+    puzzle
 }
 
 /// A square `size` × `size` picture with exactly `black` filled cells,

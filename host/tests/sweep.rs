@@ -49,6 +49,7 @@ fn the_core_agrees_with_the_model_on_random_puzzles() {
             out: Some(out.clone()),
             backend,
             budget: 0,
+            inks: 1,
         };
         let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden()).unwrap();
         for f in &failures {
@@ -101,6 +102,7 @@ fn the_clue_core_agrees_with_its_model_and_the_other_line_solvers() {
             out: Some(out.clone()),
             backend,
             budget: 0,
+            inks: 1,
         };
         let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden()).unwrap();
         for f in &failures {
@@ -139,6 +141,7 @@ fn the_clue_core_searches_as_its_model_does() {
             out: Some(out.clone()),
             backend,
             budget: 10,
+            inks: 1,
         };
         let (stats, failures) = sweep::sweep(&config, &ProgressBar::hidden()).unwrap();
         for f in &failures {
@@ -238,4 +241,46 @@ fn the_sweep_command() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
+}
+
+/// The colour engine on colour puzzles of 1 to 4 inks: the core's reply
+/// byte for byte the colour model's, the model's verdict the software
+/// colour solver's, line logic and search (Verilator; a few on RustHDL's
+/// slower simulation without it).
+#[test]
+fn the_colour_core_agrees_on_colour_puzzles() {
+    let out = temp_dir("sweep-test-colour-failures");
+    let backend = *backends().last().unwrap();
+    let (count, sizes) = if backend == Backend::Verilator {
+        (150, 2..=12)
+    } else {
+        (4, 2..=5)
+    };
+    for budget in [0, 1] {
+        let config = Config {
+            engine: Engine::Colour,
+            sizes: sizes.clone(),
+            count,
+            density: 0.6,
+            seed: 28,
+            threads: 2,
+            out: Some(out.clone()),
+            backend,
+            budget,
+            inks: 4,
+        };
+        let (stats, failures) = sweep::sweep_inks(&config, &ProgressBar::hidden()).unwrap();
+        for f in &failures {
+            eprintln!("{}", sweep::ink_failure_text(f));
+        }
+        assert_eq!(stats.disagreements, 0, "{stats:?}");
+        assert_eq!(stats.puzzles, count, "{stats:?}");
+        assert_eq!(stats.software_gave_up, 0, "{stats:?}");
+        if budget == 0 {
+            assert!(stats.solved > 0 && stats.stalled > 0, "{stats:?}");
+        } else if backend == Backend::Verilator {
+            assert!(stats.searched > 10 && stats.several > 0, "{stats:?}");
+        }
+    }
+    assert!(!out.exists(), "no disagreement, no file");
 }

@@ -5,7 +5,11 @@
 //! back.
 //!
 //! Registered: the word and the counts are ready the cycle after `word`
-//! (a block RAM's read) arrives, for a write in that cycle.
+//! (a block RAM's read) arrives, for a write in that cycle. The counts go
+//! into the registers, so that the freedom's add takes them ready: `bit`
+//! and `colours` must come from registers (the solver's are chosen by
+//! registered flags), else the read, the cell's AND-OR and the count
+//! make the image's longest path.
 
 use crate::colour::line_solver::{COLOURS, MAX_CELLS, PLANE_BITS};
 use rust_hdl::prelude::*;
@@ -25,8 +29,7 @@ pub struct CellWriter {
     pub count: Signal<Out, Bits<3>>,
     written_q: DFF<Bits<PLANE_BITS>>,
     had_q: DFF<Bits<COLOURS>>,
-    had_count_q: DFF<Bits<3>>,
-    count_q: DFF<Bits<3>>,
+    colours_q: DFF<Bits<COLOURS>>,
     next_word: Signal<Local, Bits<PLANE_BITS>>,
     old: Signal<Local, Bits<COLOURS>>,
     old_count: Signal<Local, Bits<3>>,
@@ -36,7 +39,7 @@ pub struct CellWriter {
 impl Logic for CellWriter {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, written_q, had_q, had_count_q, count_q);
+        dff_setup!(self, clock, written_q, had_q, colours_q);
         self.next_word.next = self.word.val();
         self.old.next = 0.into();
         self.old_count.next = 0.into();
@@ -46,10 +49,10 @@ impl Logic for CellWriter {
                 .old
                 .val()
                 .replace_bit(c, (self.word.val().get_bits::<32>(32 * c) & self.bit.val()).any());
-            if self.old.val().get_bit(c) {
+            if self.had_q.q.val().get_bit(c) {
                 self.old_count.next = self.old_count.val() + 1;
             }
-            if self.colours.val().get_bit(c) {
+            if self.colours_q.q.val().get_bit(c) {
                 self.new_count.next = self.new_count.val() + 1;
             }
             for i in 0..MAX_CELLS {
@@ -63,12 +66,11 @@ impl Logic for CellWriter {
         }
         self.written_q.d.next = self.next_word.val();
         self.had_q.d.next = self.old.val();
-        self.had_count_q.d.next = self.old_count.val();
-        self.count_q.d.next = self.new_count.val();
+        self.colours_q.d.next = self.colours.val();
         self.written.next = self.written_q.q.val();
         self.had.next = self.had_q.q.val();
-        self.had_count.next = self.had_count_q.q.val();
-        self.count.next = self.count_q.q.val();
+        self.had_count.next = self.old_count.val();
+        self.count.next = self.new_count.val();
     }
 }
 

@@ -33,6 +33,7 @@
 
 use crate::common::line_walk::LineWalk;
 use crate::common::ram::Ram;
+use crate::common::thermometer::Thermometer;
 use rust_hdl::prelude::*;
 
 pub use crate::common::line_walk::LATENCY;
@@ -126,6 +127,8 @@ pub struct ColourLineSolver {
     masks: DFF<Bits<MASK_BITS>>,
     states: DFF<Bits<STATE_BITS>>,
     forward_store: Ram<64, 5>,
+    // The states below the gap being laid out.
+    below_gap: Thermometer<STATE_BITS>,
     met_groups: DFF<Bits<MET_BITS>>,
     met_cell: DFF<Bits<8>>,
     result_q: DFF<Bits<PLANE_BITS>>,
@@ -134,13 +137,6 @@ pub struct ColourLineSolver {
     next_gap_at: Signal<Local, Bits<8>>,
     same_ink: Signal<Local, Bit>,
     gap_here: Signal<Local, Bits<STATE_BITS>>,
-    // The thermometer's decodes: g's high part (g / 8) is a, is above a;
-    // its low part (g mod 8) is b, is above b.
-    high_is: Signal<Local, Bits<9>>,
-    high_above: Signal<Local, Bits<9>>,
-    low_is: Signal<Local, Bits<8>>,
-    low_above: Signal<Local, Bits<8>>,
-    below_gap: Signal<Local, Bits<STATE_BITS>>,
     painted: Signal<Local, Bits<STATE_BITS>>,
     next_masks: Signal<Local, Bits<MASK_BITS>>,
     cell_up: Signal<Local, Bits<8>>,
@@ -251,52 +247,11 @@ impl Logic for ColourLineSolver {
             self.paint_ink.d.next = 0.into();
         }
         // The block's states: those below its gap (`gap_at` is the gap's
-        // place now) that no block or gap before it covers. A thermometer,
-        // not 2^(g_j) − 2^(g_{j−1}+1): that subtraction's 66-bit carry
-        // chain held the block to 71 MHz. Nor 66 compares with constants:
-        // yosys gives each a carry chain (about 300 logic cells). Split
-        // g = 8h + l: state 8a + b is below g when h > a, or h = a and
-        // l > b; each state is then one LUT of the two small decodes.
-        self.high_is.next = 0.into();
-        self.low_is.next = 0.into();
-        for a in 0..9 {
-            self.high_is.next = self
-                .high_is
-                .val()
-                .replace_bit(a, self.gap_at.q.val().get_bits::<5>(3).index() == a);
-        }
-        for b in 0..8 {
-            self.low_is.next = self
-                .low_is
-                .val()
-                .replace_bit(b, self.gap_at.q.val().get_bits::<3>(0).index() == b);
-        }
-        // Above a: the decodes of a + 1 and up, ORed from the top.
-        self.high_above.next = 0.into();
-        for a in 0..8 {
-            self.high_above.next = self.high_above.val().replace_bit(
-                7 - a,
-                self.high_above.val().get_bit(8 - a) | self.high_is.val().get_bit(8 - a),
-            );
-        }
-        self.low_above.next = 0.into();
-        for b in 0..7 {
-            self.low_above.next = self.low_above.val().replace_bit(
-                6 - b,
-                self.low_above.val().get_bit(7 - b) | self.low_is.val().get_bit(7 - b),
-            );
-        }
-        self.below_gap.next = 0.into();
-        for s in 0..STATE_BITS {
-            self.below_gap.next = self.below_gap.val().replace_bit(
-                s,
-                self.high_above.val().get_bit(s >> 3)
-                    | (self.high_is.val().get_bit(s >> 3) & self.low_above.val().get_bit(s & 7)),
-            );
-        }
-        self.painted.next = self.below_gap.val() & !self.covered.q.val();
+        // place now) that no block or gap before it covers.
+        self.below_gap.value.next = bit_cast::<7, 8>(self.gap_at.q.val());
+        self.painted.next = self.below_gap.below.val() & !self.covered.q.val();
         if self.paint_ink.q.val().any() {
-            self.covered.d.next = self.below_gap.val() | self.last_gap.q.val();
+            self.covered.d.next = self.below_gap.below.val() | self.last_gap.q.val();
         }
         self.next_masks.next = self.masks.q.val();
         for c in 0..INKS {

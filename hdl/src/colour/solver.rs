@@ -66,6 +66,7 @@ use crate::colour::line_solver::{ColourLineSolver, COLOURS, PLANE_BITS};
 use crate::colour::trail::ColourTrail;
 use crate::common::params::CYCLE_BITS;
 use crate::common::ram::Ram;
+use crate::common::thermometer::Thermometer;
 use rust_hdl::prelude::*;
 
 /// Bits of a block in the clue store: the length (7), then the ink (3).
@@ -191,6 +192,13 @@ pub struct ColourSolver {
     // The visited line's address, and its bit in the crossing lines.
     line_address: DFF<Bits<7>>,
     line_bit: DFF<Bits<32>>,
+    // The updated cell's row and column as bits, and the update's steps
+    // (see `visit.rs`), a cycle after the cell and the state.
+    row_bit: DFF<Bits<32>>,
+    column_bit: DFF<Bits<32>>,
+    at_row_word: DFF<Bit>,
+    at_column_word: DFF<Bit>,
+    at_up_end: DFF<Bit>,
     // The crossing line of the cell being copied.
     cross_address: DFF<Bits<7>>,
     // The write, a cycle after it is decided (see `Written`).
@@ -201,6 +209,10 @@ pub struct ColourSolver {
     cleaning: DFF<Bit>,
     // Σ (colours − 1) over the cells, and whether it is 0 (registered).
     freedom: DFF<Bits<16>>,
+    // A written cell's colours after less before, added a cycle later.
+    freedom_change: DFF<Bits<16>>,
+    // n·inks, what each row adds to the freedom at the clear.
+    row_freedom_q: DFF<Bits<16>>,
     decided: DFF<Bit>,
     first_q: DFF<Bit>,
     // The search has begun; it is going back (or checking a stall); it is
@@ -231,13 +243,12 @@ pub struct ColourSolver {
     clear_word: Signal<Local, Bits<PLANE_BITS>>,
     clear_cells: Signal<Local, Bits<32>>,
     row_freedom: Signal<Local, Bits<16>>,
-    row_ones: Signal<Local, Bits<64>>,
-    row_bit: Signal<Local, Bits<32>>,
-    column_bit: Signal<Local, Bits<32>>,
+    row_ones: Thermometer<32>,
+    last_row: Signal<Local, Bits<7>>,
     inks_had: Signal<Local, Bits<COLOURS>>,
     second_colours: Signal<Local, Bits<COLOURS>>,
     ink_found: Signal<Local, Bits<COLOURS>>,
-    column_ones: Signal<Local, Bits<64>>,
+    column_ones: Thermometer<32>,
 }
 
 mod visit;

@@ -7,3 +7,4 @@ pub mod line_walk;
 pub mod lowest_bit;
 pub mod params;
 pub mod ram;
+pub mod thermometer;

@@ -87,6 +87,31 @@ impl ColourPuzzle {
         self.rows.len()
     }
 
+    /// The puzzle whose clues (under `rule`) the `h` × `w` picture `grid`
+    /// (palette indices, row-major) has; the picture is its goal.
+    pub fn from_picture(
+        name: &str,
+        rule: Rule,
+        colours: Vec<Colour>,
+        h: usize,
+        w: usize,
+        grid: &[u8],
+    ) -> ColourPuzzle {
+        let k = colours.len();
+        let row = |r: usize| grid[r * w..(r + 1) * w].to_vec();
+        let column = |c: usize| (0..h).map(|r| grid[r * w + c]).collect::<Vec<u8>>();
+        ColourPuzzle {
+            name: name.into(),
+            title: None,
+            rule,
+            colours,
+            rows: (0..h).map(|r| clue_of_line(rule, k, &row(r))).collect(),
+            columns: (0..w).map(|c| clue_of_line(rule, k, &column(c))).collect(),
+            lines: vec![0; h + w],
+            goal: Some((grid.to_vec(), 0)),
+        }
+    }
+
     /// "row 3" / "column 1" (1-based) for line `index` (rows first).
     pub fn line_name(&self, index: usize) -> String {
         if index < self.height() {

@@ -290,24 +290,14 @@ mod tests {
 
     /// The puzzle whose clues `grid` has.
     fn puzzle_of(rule: Rule, colours: usize, h: usize, w: usize, grid: &[u8]) -> ColourPuzzle {
-        let row = |r: usize| (0..w).map(|c| grid[r * w + c]).collect::<Vec<u8>>();
-        let column = |c: usize| (0..h).map(|r| grid[r * w + c]).collect::<Vec<u8>>();
-        ColourPuzzle {
-            name: "test".into(),
-            title: None,
-            rule,
-            colours: (0..colours)
-                .map(|c| Colour {
-                    name: c.to_string(),
-                    ch: char::from(b'0' + c as u8),
-                    rgb: None,
-                })
-                .collect(),
-            rows: (0..h).map(|r| clue_of_line(rule, colours, &row(r))).collect(),
-            columns: (0..w).map(|c| clue_of_line(rule, colours, &column(c))).collect(),
-            lines: vec![0; h + w],
-            goal: None,
-        }
+        let digit = |c: usize| Colour {
+            name: c.to_string(),
+            ch: char::from(b'0' + c as u8),
+            rgb: None,
+        };
+        let mut p = ColourPuzzle::from_picture("test", rule, (0..colours).map(digit).collect(), h, w, grid);
+        p.goal = None;
+        p
     }
 
     /// Every grid with these clues, by enumeration (tiny boards only).

@@ -18,8 +18,10 @@
 //! differences in its comments) that `nonohost send --sim`, `nonohost solve`
 //! and `nonohost sweep --replay` read back.
 
+mod inks;
 mod run;
 
+pub use inks::{failure_text as ink_failure_text, InkFailure, InkRun};
 pub use run::{compare, compare_line_solvers, Core, Expected, Run, CLOCKS_PER_BIT};
 
 use crate::puzzle::Puzzle;
@@ -55,6 +57,9 @@ pub struct Config {
     pub backend: Backend,
     /// The clue engine's search budget, units of 2^20 cycles (0: line logic alone).
     pub budget: u16,
+    /// The colour engine: colour puzzles of 1 to `inks` inks ([`sweep_inks`]);
+    /// 1 sends black-and-white puzzles as boards of one ink ([`sweep`]).
+    pub inks: usize,
 }
 
 /// What a sweep found.
@@ -95,6 +100,9 @@ pub struct Stats {
     pub simulated_cycles: u64,
     /// Bytes sent to the core.
     pub bytes_sent: u64,
+    /// Colour puzzles the software colour solver did not decide in its
+    /// time, so only the core was held against the model.
+    pub software_gave_up: u64,
 }
 
 impl Stats {
@@ -119,6 +127,21 @@ impl Stats {
         self.solver_cycles += o.solver_cycles;
         self.simulated_cycles += o.simulated_cycles;
         self.bytes_sent += o.bytes_sent;
+        self.software_gave_up += o.software_gave_up;
+    }
+
+    /// Counts a verdict's outcome and search.
+    fn count_outcome(&mut self, outcome_code: u8, nodes: u64, backtracks: u64) {
+        match outcome_code {
+            outcome::SOLVED => self.solved += 1,
+            outcome::STALLED => self.stalled += 1,
+            outcome::SEVERAL => self.several += 1,
+            outcome::GAVE_UP => self.gave_up += 1,
+            _ => self.contradictions += 1,
+        }
+        self.searched += (nodes > 0) as u64;
+        self.nodes += nodes;
+        self.backtracks += backtracks;
     }
 
     /// The gateware's solver cycles per option read.
@@ -190,17 +213,128 @@ pub fn write_failure(dir: &Path, stem: &str, failure: &Failure) -> std::io::Resu
 /// (through `progress`) and written into `config.out`. Fails only when a
 /// core cannot be started.
 pub fn sweep(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats, Vec<Failure>)> {
+    let failures = Mutex::new(Vec::new());
+    let stats = on_threads(config, progress, |core, index, stats| {
+        let (drawn, redrawn) =
+            crate::random::random_puzzle(config.engine, config.seed, index, &config.sizes, config.density);
+        stats.redrawn += redrawn;
+        let Some((puzzle, every_cell)) = drawn else {
+            stats.given_up += 1;
+            return;
+        };
+        let run = core.run(&puzzle, every_cell);
+        stats.puzzles += 1;
+        stats.every_cell += every_cell as u64;
+        stats.compared_with_dnf += run.compared_with_dnf as u64;
+        stats.count_outcome(run.expected.outcome, run.expected.nodes, run.expected.backtracks);
+        stats.options += run.expected.options as u64;
+        stats.options_read += run.expected.options_read;
+        stats.visits += run.expected.visits;
+        stats.solver_cycles += run.reply.as_ref().map_or(0, |r| r.cycles as u64);
+        stats.simulated_cycles += run.simulated_cycles;
+        stats.bytes_sent += run.bytes_sent;
+        if run.differences.is_empty() {
+            return;
+        }
+        stats.disagreements += 1;
+        let mut failure = Failure {
+            engine: config.engine,
+            puzzle,
+            every_cell,
+            differences: run.differences,
+            file: None,
+        };
+        let mut list = failures.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(dir) = config.out.as_deref().filter(|_| list.len() < MAX_FILES) {
+            let stem = format!(
+                "sweep-{}-seed{}-{index}-{}x{}",
+                config.engine.name(),
+                config.seed,
+                failure.puzzle.height(),
+                failure.puzzle.width()
+            );
+            match write_failure(dir, &stem, &failure) {
+                Ok(path) => failure.file = Some(path),
+                Err(e) => progress.suspend(|| eprintln!("error: cannot write into {}: {e}", dir.display())),
+            }
+        }
+        progress.suspend(|| print_failure(&failure));
+        list.push(failure);
+    })?;
+    Ok((stats, failures.into_inner().unwrap_or_else(|e| e.into_inner())))
+}
+
+/// The colour engine's sweep of colour puzzles of 1 to `config.inks` inks
+/// ([`inks`]), as [`sweep`] runs black-and-white ones.
+pub fn sweep_inks(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats, Vec<InkFailure>)> {
+    let failures = Mutex::new(Vec::new());
+    let stats = on_threads(config, progress, |core, index, stats| {
+        let puzzle = crate::random::random_colour_puzzle(
+            config.seed,
+            index,
+            &config.sizes,
+            config.density,
+            config.inks,
+        );
+        let run = core.run_inks(&puzzle);
+        let v = &run.verdict;
+        stats.puzzles += 1;
+        stats.count_outcome(v.outcome, v.nodes, v.backtracks);
+        stats.visits += v.visits;
+        stats.solver_cycles += v.cycles;
+        stats.simulated_cycles += run.simulated_cycles;
+        stats.bytes_sent += run.bytes_sent;
+        stats.software_gave_up += run.software_gave_up as u64;
+        if run.differences.is_empty() {
+            return;
+        }
+        stats.disagreements += 1;
+        let mut failure = InkFailure {
+            puzzle,
+            differences: run.differences,
+            file: None,
+        };
+        let mut list = failures.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(dir) = config.out.as_deref().filter(|_| list.len() < MAX_FILES) {
+            let (h, w) = (failure.puzzle.height(), failure.puzzle.width());
+            let stem = format!("sweep-colour-seed{}-{index}-{h}x{w}", config.seed);
+            match inks::write_failure(dir, &stem, &failure) {
+                Ok(path) => failure.file = Some(path),
+                Err(e) => progress.suspend(|| eprintln!("error: cannot write into {}: {e}", dir.display())),
+            }
+        }
+        progress.suspend(|| {
+            eprintln!(
+                "DISAGREEMENT on {}:",
+                failure.puzzle.title.as_deref().unwrap_or(&failure.puzzle.name)
+            );
+            failure.differences.iter().for_each(|d| eprintln!("  {d}"));
+            if let Some(file) = &failure.file {
+                eprintln!("  written to {}", file.display());
+            }
+        });
+        list.push(failure);
+    })?;
+    Ok((stats, failures.into_inner().unwrap_or_else(|e| e.into_inner())))
+}
+
+/// Runs `one(core, index, stats)` for puzzles 0..`config.count` on
+/// `config.threads` threads, each with its own core, advancing `progress`
+/// per puzzle; returns the stats summed. Fails only when a core cannot be
+/// started.
+fn on_threads<F>(config: &Config, progress: &ProgressBar, one: F) -> std::io::Result<Stats>
+where
+    F: Fn(&mut Core, u64, &mut Stats) + Sync,
+{
     let cores = (0..config.threads.max(1))
         .map(|_| Core::new(config.engine, config.backend).map(|c| c.with_budget(config.budget)))
         .collect::<std::io::Result<Vec<Core>>>()?;
     let next_index = AtomicU64::new(0);
-    let failures = Mutex::new(Vec::new());
-    let mut total = Stats::default();
     let parts: Vec<Stats> = std::thread::scope(|scope| {
         let handles: Vec<_> = cores
             .into_iter()
             .map(|mut core| {
-                let (next_index, failures) = (&next_index, &failures);
+                let (next_index, one) = (&next_index, &one);
                 scope.spawn(move || {
                     let mut stats = Stats::default();
                     loop {
@@ -208,67 +342,7 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats,
                         if index >= config.count {
                             break;
                         }
-                        let (drawn, redrawn) = crate::random::random_puzzle(
-                            config.engine,
-                            config.seed,
-                            index,
-                            &config.sizes,
-                            config.density,
-                        );
-                        stats.redrawn += redrawn;
-                        let Some((puzzle, every_cell)) = drawn else {
-                            stats.given_up += 1;
-                            progress.inc(1);
-                            continue;
-                        };
-                        let run = core.run(&puzzle, every_cell);
-                        stats.puzzles += 1;
-                        stats.every_cell += every_cell as u64;
-                        stats.compared_with_dnf += run.compared_with_dnf as u64;
-                        match run.expected.outcome {
-                            outcome::SOLVED => stats.solved += 1,
-                            outcome::STALLED => stats.stalled += 1,
-                            outcome::SEVERAL => stats.several += 1,
-                            outcome::GAVE_UP => stats.gave_up += 1,
-                            _ => stats.contradictions += 1,
-                        }
-                        stats.searched += (run.expected.nodes > 0) as u64;
-                        stats.nodes += run.expected.nodes;
-                        stats.backtracks += run.expected.backtracks;
-                        stats.options += run.expected.options as u64;
-                        stats.options_read += run.expected.options_read;
-                        stats.visits += run.expected.visits;
-                        stats.solver_cycles += run.reply.as_ref().map_or(0, |r| r.cycles as u64);
-                        stats.simulated_cycles += run.simulated_cycles;
-                        stats.bytes_sent += run.bytes_sent;
-                        if !run.differences.is_empty() {
-                            stats.disagreements += 1;
-                            let mut failure = Failure {
-                                engine: config.engine,
-                                puzzle,
-                                every_cell,
-                                differences: run.differences,
-                                file: None,
-                            };
-                            let mut list = failures.lock().unwrap_or_else(|e| e.into_inner());
-                            if let Some(dir) = config.out.as_deref().filter(|_| list.len() < MAX_FILES) {
-                                let stem = format!(
-                                    "sweep-{}-seed{}-{index}-{}x{}",
-                                    config.engine.name(),
-                                    config.seed,
-                                    failure.puzzle.height(),
-                                    failure.puzzle.width()
-                                );
-                                match write_failure(dir, &stem, &failure) {
-                                    Ok(path) => failure.file = Some(path),
-                                    Err(e) => progress.suspend(|| {
-                                        eprintln!("error: cannot write into {}: {e}", dir.display())
-                                    }),
-                                }
-                            }
-                            progress.suspend(|| print_failure(&failure));
-                            list.push(failure);
-                        }
+                        one(&mut core, index, &mut stats);
                         progress.inc(1);
                     }
                     stats
@@ -280,10 +354,9 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats,
             .map(|h| h.join().expect("a sweep thread panicked"))
             .collect()
     });
-    for p in &parts {
-        total.add(p);
-    }
-    Ok((total, failures.into_inner().unwrap_or_else(|e| e.into_inner())))
+    let mut total = Stats::default();
+    parts.iter().for_each(|p| total.add(p));
+    Ok(total)
 }
 
 fn print_failure(f: &Failure) {
@@ -374,6 +447,14 @@ pub struct Args {
     #[arg(long, value_name = "CYCLES", default_value_t = 0,
           value_parser = clap::value_parser!(u64).range(0..=crate::wire::MAX_BUDGET_CYCLES))]
     pub budget: u64,
+    /// With --engine colour: colour puzzles of 1 to N inks (each cell
+    /// inked with probability --density, its ink uniform), the core's reply
+    /// held against the colour model byte for byte and the model's verdict
+    /// against the software colour solver. 1: black-and-white puzzles as
+    /// boards of one ink.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u8).range(1..=nonogram_hdl::colour::ENGINE_INKS as i64).map(usize::from))]
+    pub inks: usize,
     /// Worker threads, each with its own simulated core (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024).map(usize::from))]
     pub threads: Option<usize>,
@@ -410,6 +491,10 @@ pub fn run(args: &Args) -> i32 {
         );
         return crate::report::usage_error(&e, args.json);
     }
+    if args.inks > 1 && args.engine != Engine::Colour {
+        let e = format!("--inks {} needs --engine colour", args.inks);
+        return crate::report::usage_error(&e, args.json);
+    }
     if !(0.0..=1.0).contains(&args.density) {
         let e = format!("the density is a probability (0 to 1), not {}", args.density);
         return crate::report::usage_error(&e, args.json);
@@ -424,7 +509,11 @@ pub fn run(args: &Args) -> i32 {
         out: Some(args.out.clone()),
         backend,
         budget: crate::wire::budget_units(args.budget),
+        inks: args.inks,
     };
+    if config.inks > 1 {
+        return run_inks(&config, args);
+    }
     let bar = crate::progress::bar(
         crate::progress::wanted(args.quiet, args.json),
         config.count,
@@ -578,6 +667,93 @@ pub fn run(args: &Args) -> i32 {
 
 /// `nonohost sweep --replay FILE...`: each file through the core and the
 /// model (the DNF engine: in both encodings).
+/// `nonohost sweep --engine colour --inks N` (N > 1): runs and reports it.
+fn run_inks(config: &Config, args: &Args) -> i32 {
+    let bar = crate::progress::bar(
+        crate::progress::wanted(args.quiet, args.json),
+        config.count,
+        "sweep {wide_bar} {human_pos}/{human_len} colour puzzles ({per_sec}, {eta} left)",
+    );
+    let start = std::time::Instant::now();
+    let (stats, failures) = match sweep_inks(config, &bar) {
+        Ok(result) => result,
+        Err(e) => {
+            bar.finish_and_clear();
+            let e = format!("cannot start the {} back end: {e}", config.backend.name());
+            return crate::report::usage_error(&e, args.json);
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let ok = stats.disagreements == 0;
+    let (lo, hi) = (config.sizes.start(), config.sizes.end());
+    if args.json {
+        let j = serde_json::json!({
+            "status": if ok { "ok" } else { "disagreement" },
+            "error": null,
+            "engine": config.engine.name(),
+            "inks": config.inks,
+            "backend": config.backend.name(),
+            "sizes": [lo, hi],
+            "density": config.density,
+            "seed": config.seed,
+            "budget_units": config.budget,
+            "threads": config.threads,
+            "stats": stats,
+            "seconds": seconds,
+            "puzzles_per_second": stats.puzzles as f64 / seconds,
+            "failure_files": failures.iter().filter_map(|f| f.file.as_ref()).collect::<Vec<_>>(),
+            "ok": ok,
+        });
+        println!("{j}");
+    } else {
+        println!(
+            "sweep: the colour engine, {} of 1 to {} inks, {lo}..={hi} rows and columns, ink density {:.2}, seed {}, {} thread{}",
+            plural(stats.puzzles, "random colour puzzle", "random colour puzzles"),
+            config.inks,
+            config.density,
+            config.seed,
+            config.threads,
+            if config.threads == 1 { "" } else { "s" }
+        );
+        println!(
+            "outcomes: {} solved, {} several, {} stalled, {} contradictions, {} gave up; {} searched ({} and {})",
+            stats.solved,
+            stats.several,
+            stats.stalled,
+            stats.contradictions,
+            stats.gave_up,
+            stats.searched,
+            plural(stats.nodes, "node", "nodes"),
+            plural(stats.backtracks, "backtrack", "backtracks")
+        );
+        println!(
+            "disagreements between the core, the colour model and the software colour solver: {}{}",
+            stats.disagreements,
+            if stats.disagreements > 0 {
+                format!(" (written into {})", args.out.display())
+            } else {
+                String::new()
+            }
+        );
+        if stats.software_gave_up > 0 {
+            println!(
+                "the software colour solver ran out of time on {}: those were checked against the model only",
+                plural(stats.software_gave_up, "puzzle", "puzzles")
+            );
+        }
+        println!(
+            "simulated on {}: {} clock cycles ({} engine cycles in {} line visits) in {seconds:.1} s: {:.2} puzzles/s",
+            config.backend.name(),
+            stats.simulated_cycles,
+            stats.solver_cycles,
+            stats.visits,
+            stats.puzzles as f64 / seconds
+        );
+    }
+    i32::from(!ok)
+}
+
 fn replay(engine: Engine, backend: Backend, files: &[PathBuf], json: bool) -> i32 {
     let mut core = match Core::new(engine, backend) {
         Ok(core) => core,

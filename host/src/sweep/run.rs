@@ -140,9 +140,9 @@ pub struct Core {
     backend: Backend,
     core: Box<dyn SimCore>,
     /// The clue engine's search budget (units of 2^20 cycles; 0: none).
-    budget: u16,
+    pub(super) budget: u16,
     /// First-solution mode (the tournaments' task).
-    first: bool,
+    pub(super) first: bool,
 }
 
 impl Core {
@@ -204,7 +204,7 @@ fn lines_of(puzzle: &Puzzle) -> Vec<Vec<u64>> {
 
 /// Cycles to wait for a reply: twice the wire time both ways and twice the
 /// engine's cycles, and a margin.
-fn budget(clocks_per_bit: u32, bytes_out: usize, bytes_back: usize, engine_cycles: u64) -> u64 {
+pub(super) fn budget(clocks_per_bit: u32, bytes_out: usize, bytes_back: usize, engine_cycles: u64) -> u64 {
     2 * 10 * clocks_per_bit as u64 * (bytes_out + bytes_back) as u64 + 2 * engine_cycles + 100_000
 }
 
@@ -313,12 +313,12 @@ impl Core {
     /// Returns the decoded reply, what went wrong on the wire, and the cycles
     /// simulated. A core that misbehaved is replaced by a fresh one, so the
     /// next puzzle starts clean.
-    fn exchange(
+    pub(super) fn exchange<R>(
         &mut self,
         bytes: &[u8],
         budget: u64,
-        decode: fn(&[u8]) -> Result<(Reply, usize), ReplyError>,
-    ) -> (Option<Reply>, Vec<String>, u64) {
+        decode: fn(&[u8]) -> Result<(R, usize), ReplyError>,
+    ) -> (Option<R>, Vec<String>, u64) {
         let (cycles_before, framing_before) = (self.core.cycles(), self.core.framing_errors());
         let mut problems = Vec::new();
         let answer = self

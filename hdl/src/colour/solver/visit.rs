@@ -35,6 +35,11 @@ impl Logic for ColourSolver {
             column_cells,
             line_address,
             line_bit,
+            row_bit,
+            column_bit,
+            at_row_word,
+            at_column_word,
+            at_up_end,
             cross_address,
             write_q,
             write_address,
@@ -42,6 +47,8 @@ impl Logic for ColourSolver {
             start_line,
             cleaning,
             freedom,
+            freedom_change,
+            row_freedom_q,
             decided,
             first_q,
             searching,
@@ -102,17 +109,24 @@ impl Logic for ColourSolver {
 
         // The cell writer: a narrowed cell into its crossing line, or the
         // updated cell into its row, then its column.
-        self.row_bit.next = Bits::<32>::from(1u64) << self.cell_row.q.val();
-        self.column_bit.next = Bits::<32>::from(1u64) << self.cell_column.q.val();
+        // The cell's bits and the states are registered (the cell is
+        // chosen cycles before UpRow; UpRow is always followed by
+        // UpRowWord, UpColumn by UpColumnWord, UpColumnWord by UpEnd):
+        // decoded in the cycle, they were the image's longest paths.
+        self.row_bit.d.next = Bits::<32>::from(1u64) << self.cell_row.q.val();
+        self.column_bit.d.next = Bits::<32>::from(1u64) << self.cell_column.q.val();
+        self.at_row_word.d.next = self.state.q.val() == State::UpRow;
+        self.at_column_word.d.next = self.state.q.val() == State::UpColumn;
+        self.at_up_end.d.next = self.state.q.val() == State::UpColumnWord;
         self.writer.word.next = self.board.read_data.val();
         self.writer.bit.next = self.line_bit.q.val();
         self.writer.colours.next = self.cells.cell_after.val();
-        if self.state.q.val() == State::UpRowWord {
-            self.writer.bit.next = self.column_bit.val();
+        if self.at_row_word.q.val() {
+            self.writer.bit.next = self.column_bit.q.val();
             self.writer.colours.next = self.cell_colours.q.val();
         }
-        if self.state.q.val() == State::UpColumnWord {
-            self.writer.bit.next = self.row_bit.val();
+        if self.at_column_word.q.val() {
+            self.writer.bit.next = self.row_bit.q.val();
             self.writer.colours.next = self.cell_colours.q.val();
         }
 
@@ -151,9 +165,9 @@ impl Logic for ColourSolver {
         self.order.guess_row.next = bit_cast::<6, 5>(self.cell_row.q.val());
         self.order.line_bit.next = bit_cast::<64, 32>(self.line_bit.q.val());
         self.order.copied_bit.next = bit_cast::<64, 32>(self.cells.copied_bit.val());
-        if self.state.q.val() == State::UpEnd {
-            self.order.line_bit.next = bit_cast::<64, 32>(self.row_bit.val());
-            self.order.copied_bit.next = bit_cast::<64, 32>(self.column_bit.val());
+        if self.at_up_end.q.val() {
+            self.order.line_bit.next = bit_cast::<64, 32>(self.row_bit.q.val());
+            self.order.copied_bit.next = bit_cast::<64, 32>(self.column_bit.q.val());
         }
 
         self.tally.start.next = self.start.val();
@@ -212,6 +226,7 @@ impl Logic for ColourSolver {
             | (self.state.q.val() == State::SaveWrite)
             | (self.state.q.val() == State::Done);
         self.row_word.next = self.board.read_data.val();
+        self.last_row.next = self.order.rows.val() - 1;
 
         // Its write port, a cycle after the write is decided.
         self.clear_cells.next = self.row_cells.q.val();
@@ -255,6 +270,14 @@ impl Logic for ColourSolver {
             self.row_freedom.next =
                 self.row_freedom.val() + (bit_cast::<16, 7>(self.order.columns.val()) << 2);
         }
+        // Registered: the rows' adds come 64 cycles into the clear, and the
+        // sum of shifts before the freedom's add was a long path.
+        self.row_freedom_q.d.next = self.row_freedom.val();
+        // A written cell changes the freedom a cycle after the write (the
+        // counts and the add in one cycle were a long path); `decided` is
+        // first read at the Look three cycles after a crossing write.
+        self.freedom_change.d.next = 0.into();
+        self.freedom.d.next = self.freedom.q.val() + self.freedom_change.q.val();
         self.decided.d.next = self.freedom.q.val() == 0;
         self.too_big.d.next = self.freedom.q.val() > 2048;
         self.counts.start.next = self.start.val();
@@ -286,7 +309,7 @@ impl Logic for ColourSolver {
                         self.written.d.next = Written::ClearColumn;
                     }
                 } else if (self.counter.q.val() & 63) < bit_cast::<8, 7>(self.order.rows.val()) {
-                    self.freedom.d.next = self.freedom.q.val() + self.row_freedom.val();
+                    self.freedom.d.next = self.freedom.q.val() + self.row_freedom_q.q.val();
                 }
                 self.counter.d.next = self.counter.q.val() + 1;
                 if self.counter.q.val() == 127 {
@@ -377,7 +400,7 @@ impl Logic for ColourSolver {
                 self.state.d.next = State::CrossWrite;
             }
             State::CrossWrite => {
-                self.freedom.d.next = self.freedom.q.val() + bit_cast::<16, 3>(self.writer.count.val())
+                self.freedom_change.d.next = bit_cast::<16, 3>(self.writer.count.val())
                     - bit_cast::<16, 3>(self.writer.had_count.val());
                 self.trail.push.next = self.searching.q.val();
                 self.state.d.next = State::Advance;
@@ -442,7 +465,7 @@ impl Logic for ColourSolver {
                 self.state.d.next = State::UpColumn;
             }
             State::UpColumn => {
-                self.freedom.d.next = self.freedom.q.val() + bit_cast::<16, 3>(self.writer.count.val())
+                self.freedom_change.d.next = bit_cast::<16, 3>(self.writer.count.val())
                     - bit_cast::<16, 3>(self.writer.had_count.val());
                 self.trail.push.next = self.update.q.val() != Update::Undo;
                 self.state.d.next = State::UpColumnWord;
@@ -506,7 +529,9 @@ impl Logic for ColourSolver {
                 self.written.d.next = Written::Save;
                 self.save_row.d.next = self.save_row.q.val() + 1;
                 self.state.d.next = State::SaveRead;
-                if bit_cast::<7, 5>(self.save_row.q.val()) + 1 == self.order.rows.val() {
+                // (Not save_row + 1 == m: the add before the compare was a
+                // long path.)
+                if bit_cast::<7, 5>(self.save_row.q.val()) == self.last_row.val() {
                     self.kept_q.d.next = true;
                     self.backtracking.d.next = true;
                     self.state.d.next = State::Check;
@@ -520,16 +545,17 @@ impl Logic for ColourSolver {
         self.order.advance.next = self.next_line.val();
 
         // n and m ones: a row's cells and a column's.
-        self.row_ones.next = (Bits::<64>::from(1u64) << self.columns.val()) - 1;
-        self.column_ones.next = (Bits::<64>::from(1u64) << self.rows.val()) - 1;
+        self.row_ones.value.next = self.columns.val();
+        self.column_ones.value.next = self.rows.val();
         if self.start.val() {
             self.counter.d.next = 0.into();
             self.inks_q.d.next = self.inks.val();
             self.planes.d.next = (Bits::<8>::from(2u64) << self.inks.val()) - 1;
-            self.row_cells.d.next = self.row_ones.val().get_bits::<32>(0);
-            self.column_cells.d.next = self.column_ones.val().get_bits::<32>(0);
+            self.row_cells.d.next = self.row_ones.below.val();
+            self.column_cells.d.next = self.column_ones.below.val();
             self.first_q.d.next = self.first_only.val();
             self.freedom.d.next = 0.into();
+            self.freedom_change.d.next = 0.into();
             self.searching.d.next = false;
             self.backtracking.d.next = false;
             self.giving_up.d.next = false;
