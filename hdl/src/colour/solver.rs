@@ -111,16 +111,19 @@ enum Update {
     Undo,
 }
 
-/// What a registered write puts in the board (see the update).
-#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
-enum Written {
-    ClearRow,
-    ClearColumn,
-    Line,
+/// What a registered write puts in the board, one bit each (`written`):
+/// one-hot, so that the 160 bits of the write multiplexer take their
+/// selects straight from flip-flops (a decode of an encoded register before
+/// that fan-out held the image to 92 MHz). `update()` writes them as
+/// literals (RustHDL writes a constant's name into the Verilog).
+pub mod written {
+    pub const CLEAR_ROW: u64 = 1;
+    pub const CLEAR_COLUMN: u64 = 2;
+    pub const LINE: u64 = 4;
     /// The cell writer's word.
-    Cell,
+    pub const CELL: u64 = 8;
     /// The word read, into the kept rows.
-    Save,
+    pub const SAVE: u64 = 16;
 }
 
 #[derive(LogicBlock, Default)]
@@ -201,10 +204,10 @@ pub struct ColourSolver {
     at_up_end: DFF<Bit>,
     // The crossing line of the cell being copied.
     cross_address: DFF<Bits<7>>,
-    // The write, a cycle after it is decided (see `Written`).
+    // The write, a cycle after it is decided (see `written`).
     write_q: DFF<Bit>,
     write_address: DFF<Bits<7>>,
-    written: DFF<Written>,
+    written: DFF<Bits<5>>,
     start_line: DFF<Bit>,
     cleaning: DFF<Bit>,
     // Σ (colours − 1) over the cells, and whether it is 0 (registered).
@@ -241,6 +244,9 @@ pub struct ColourSolver {
     // The crossing lines are rows (a column is visited).
     crossing_rows: Signal<Local, Bit>,
     clear_word: Signal<Local, Bits<PLANE_BITS>>,
+    line_word: Signal<Local, Bits<PLANE_BITS>>,
+    cell_word: Signal<Local, Bits<PLANE_BITS>>,
+    save_word: Signal<Local, Bits<PLANE_BITS>>,
     clear_cells: Signal<Local, Bits<32>>,
     row_freedom: Signal<Local, Bits<16>>,
     row_ones: Thermometer<32>,

@@ -228,9 +228,14 @@ impl Logic for ColourSolver {
         self.row_word.next = self.board.read_data.val();
         self.last_row.next = self.order.rows.val() - 1;
 
-        // Its write port, a cycle after the write is decided.
-        self.clear_cells.next = self.row_cells.q.val();
-        if self.written.q.val() == Written::ClearColumn {
+        // Its write port, a cycle after the write is decided: an AND-OR of
+        // the sources under their one-hot selects (`written`, bits as
+        // `super::written`).
+        self.clear_cells.next = 0.into();
+        if self.written.q.val().get_bit(0) {
+            self.clear_cells.next = self.row_cells.q.val();
+        }
+        if self.written.q.val().get_bit(1) {
             self.clear_cells.next = self.column_cells.q.val();
         }
         self.clear_word.next = 0.into();
@@ -242,19 +247,23 @@ impl Logic for ColourSolver {
                 );
             }
         }
+        self.line_word.next = 0.into();
+        if self.written.q.val().get_bit(2) {
+            self.line_word.next = self.line_solver.result.val();
+        }
+        self.cell_word.next = 0.into();
+        if self.written.q.val().get_bit(3) {
+            self.cell_word.next = self.writer.written.val();
+        }
+        self.save_word.next = 0.into();
+        if self.written.q.val().get_bit(4) {
+            self.save_word.next = self.board.read_data.val();
+        }
         self.board.write_enable.next = self.write_q.q.val();
         self.board.write_address.next = self.write_address.q.val();
         self.board.write_keep.next = 0.into();
-        self.board.write_data.next = self.clear_word.val();
-        if self.written.q.val() == Written::Line {
-            self.board.write_data.next = self.line_solver.result.val();
-        }
-        if self.written.q.val() == Written::Cell {
-            self.board.write_data.next = self.writer.written.val();
-        }
-        if self.written.q.val() == Written::Save {
-            self.board.write_data.next = self.board.read_data.val();
-        }
+        self.board.write_data.next =
+            self.clear_word.val() | self.line_word.val() | self.cell_word.val() | self.save_word.val();
         self.write_q.d.next = false;
 
         // n·inks, the freedom a row adds at the clear.
@@ -304,9 +313,9 @@ impl Logic for ColourSolver {
                 if self.counter.q.val() < 64 {
                     self.write_q.d.next = true;
                     self.write_address.d.next = self.counter.q.val().get_bits::<7>(0);
-                    self.written.d.next = Written::ClearRow;
+                    self.written.d.next = 1.into(); // CLEAR_ROW
                     if self.counter.q.val().get_bit(5) {
-                        self.written.d.next = Written::ClearColumn;
+                        self.written.d.next = 2.into(); // CLEAR_COLUMN
                     }
                 } else if (self.counter.q.val() & 63) < bit_cast::<8, 7>(self.order.rows.val()) {
                     self.freedom.d.next = self.freedom.q.val() + self.row_freedom_q.q.val();
@@ -370,7 +379,7 @@ impl Logic for ColourSolver {
                         self.cells.solved.next = true;
                         self.write_q.d.next = true;
                         self.write_address.d.next = self.line_address.q.val();
-                        self.written.d.next = Written::Line;
+                        self.written.d.next = 4.into(); // LINE
                         self.state.d.next = State::Narrowed;
                     } else if self.searching.q.val() {
                         self.backtracking.d.next = true;
@@ -396,7 +405,7 @@ impl Logic for ColourSolver {
             State::CrossWord => {
                 self.write_q.d.next = true;
                 self.write_address.d.next = self.cross_address.q.val();
-                self.written.d.next = Written::Cell;
+                self.written.d.next = 8.into(); // CELL
                 self.state.d.next = State::CrossWrite;
             }
             State::CrossWrite => {
@@ -461,7 +470,7 @@ impl Logic for ColourSolver {
             State::UpRowWord => {
                 self.write_q.d.next = true;
                 self.write_address.d.next = bit_cast::<7, 5>(self.cell_row.q.val());
-                self.written.d.next = Written::Cell;
+                self.written.d.next = 8.into(); // CELL
                 self.state.d.next = State::UpColumn;
             }
             State::UpColumn => {
@@ -473,8 +482,8 @@ impl Logic for ColourSolver {
             State::UpColumnWord => {
                 self.write_q.d.next = true;
                 self.write_address.d.next = bit_cast::<7, 5>(self.cell_column.q.val()) | 32;
-                self.written.d.next = Written::Cell;
-                // A branch: line logic goes on from its row.
+                self.written.d.next = 8.into(); // CELL
+                                                // A branch: line logic goes on from its row.
                 self.order.to_guess.next = self.update.q.val() != Update::Undo;
                 self.state.d.next = State::UpEnd;
             }
@@ -526,7 +535,7 @@ impl Logic for ColourSolver {
             State::SaveWrite => {
                 self.write_q.d.next = true;
                 self.write_address.d.next = bit_cast::<7, 5>(self.save_row.q.val()) | 64;
-                self.written.d.next = Written::Save;
+                self.written.d.next = 16.into(); // SAVE
                 self.save_row.d.next = self.save_row.q.val() + 1;
                 self.state.d.next = State::SaveRead;
                 // (Not save_row + 1 == m: the add before the compare was a
