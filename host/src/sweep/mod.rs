@@ -514,22 +514,10 @@ pub fn run(args: &Args) -> i32 {
     if config.inks > 1 {
         return run_inks(&config, args);
     }
-    let bar = crate::progress::bar(
-        crate::progress::wanted(args.quiet, args.json),
-        config.count,
-        "sweep {wide_bar} {human_pos}/{human_len} puzzles ({per_sec}, {eta} left)",
-    );
-    let start = std::time::Instant::now();
-    let (stats, failures) = match sweep(&config, &bar) {
+    let (stats, failures, seconds) = match with_bar(&config, args, "puzzles", sweep) {
         Ok(result) => result,
-        Err(e) => {
-            bar.finish_and_clear();
-            let e = format!("cannot start the {} back end: {e}", backend.name());
-            return crate::report::usage_error(&e, args.json);
-        }
+        Err(code) => return code,
     };
-    let seconds = start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
     let size_text = if sizes.start() == sizes.end() {
         format!("{0}x{0}", sizes.start())
     } else {
@@ -667,24 +655,37 @@ pub fn run(args: &Args) -> i32 {
 
 /// `nonohost sweep --replay FILE...`: each file through the core and the
 /// model (the DNF engine: in both encodings).
-/// `nonohost sweep --engine colour --inks N` (N > 1): runs and reports it.
-fn run_inks(config: &Config, args: &Args) -> i32 {
+/// Runs `run` under a progress bar (unless quiet or JSON) and times it;
+/// a core that cannot start is a usage error, its exit code in `Err`.
+fn with_bar<F>(
+    config: &Config,
+    args: &Args,
+    what: &str,
+    run: fn(&Config, &ProgressBar) -> std::io::Result<(Stats, Vec<F>)>,
+) -> Result<(Stats, Vec<F>, f64), i32> {
     let bar = crate::progress::bar(
         crate::progress::wanted(args.quiet, args.json),
         config.count,
-        "sweep {wide_bar} {human_pos}/{human_len} colour puzzles ({per_sec}, {eta} left)",
+        &format!("sweep {{wide_bar}} {{human_pos}}/{{human_len}} {what} ({{per_sec}}, {{eta}} left)"),
     );
     let start = std::time::Instant::now();
-    let (stats, failures) = match sweep_inks(config, &bar) {
-        Ok(result) => result,
-        Err(e) => {
-            bar.finish_and_clear();
-            let e = format!("cannot start the {} back end: {e}", config.backend.name());
-            return crate::report::usage_error(&e, args.json);
-        }
-    };
-    let seconds = start.elapsed().as_secs_f64();
+    let result = run(config, &bar);
     bar.finish_and_clear();
+    match result {
+        Ok((stats, failures)) => Ok((stats, failures, start.elapsed().as_secs_f64())),
+        Err(e) => {
+            let e = format!("cannot start the {} back end: {e}", config.backend.name());
+            Err(crate::report::usage_error(&e, args.json))
+        }
+    }
+}
+
+/// `nonohost sweep --engine colour --inks N` (N > 1): runs and reports it.
+fn run_inks(config: &Config, args: &Args) -> i32 {
+    let (stats, failures, seconds) = match with_bar(config, args, "colour puzzles", sweep_inks) {
+        Ok(result) => result,
+        Err(code) => return code,
+    };
     let ok = stats.disagreements == 0;
     let (lo, hi) = (config.sizes.start(), config.sizes.end());
     if args.json {
