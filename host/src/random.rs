@@ -24,6 +24,22 @@ fn next(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The generator's state for puzzle `index` of `seed`.
+fn puzzle_state(seed: u64, index: u64) -> u64 {
+    seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03)
+}
+
+/// A side drawn uniformly from `sizes`.
+fn side(state: &mut u64, sizes: &RangeInclusive<usize>) -> usize {
+    let span = (sizes.end() - sizes.start() + 1) as u64;
+    sizes.start() + (next(state) % span) as usize
+}
+
+/// Whether an event of probability `p` happens (53 random bits).
+fn happens(state: &mut u64, p: f64) -> bool {
+    ((next(state) >> 11) as f64) / ((1u64 << 53) as f64) < p
+}
+
 /// Puzzle `index` of the sweep with `seed`: the puzzle, whether it is sent
 /// with every cell (DNF engine only), and the pictures drawn again because
 /// they did not fit `engine` (`None` if none of [`ATTEMPTS`] fit).
@@ -34,15 +50,13 @@ pub fn random_puzzle(
     sizes: &RangeInclusive<usize>,
     density: f64,
 ) -> (Option<(Puzzle, bool)>, u64) {
-    let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03);
+    let mut state = puzzle_state(seed, index);
     let every_cell = next(&mut state).is_multiple_of(EVERY_CELL_ONE_IN) && engine == Engine::Dnf;
-    let (lo, hi) = (*sizes.start(), *sizes.end());
-    let span = (hi - lo + 1) as u64;
     for attempt in 0..ATTEMPTS {
-        let rows = lo + (next(&mut state) % span) as usize;
-        let columns = lo + (next(&mut state) % span) as usize;
+        let rows = side(&mut state, sizes);
+        let columns = side(&mut state, sizes);
         let cells: Vec<bool> = (0..rows * columns)
-            .map(|_| ((next(&mut state) >> 11) as f64) / ((1u64 << 53) as f64) < density)
+            .map(|_| happens(&mut state, density))
             .collect();
         let name = format!("sweep seed {seed} puzzle {index}");
         let mut puzzle = Puzzle::from_picture(&name, rows, columns, &cells);
@@ -89,15 +103,13 @@ pub fn random_colour_puzzle(
     density: f64,
     max_inks: usize,
 ) -> ColourPuzzle {
-    let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03) ^ 0xc0_1005;
-    let (lo, hi) = (*sizes.start(), *sizes.end());
-    let span = (hi - lo + 1) as u64;
-    let rows = lo + (next(&mut state) % span) as usize;
-    let columns = lo + (next(&mut state) % span) as usize;
+    let mut state = puzzle_state(seed, index) ^ 0xc0_1005;
+    let rows = side(&mut state, sizes);
+    let columns = side(&mut state, sizes);
     let inks = 1 + (next(&mut state) % max_inks.max(1) as u64) as usize;
     let grid: Vec<u8> = (0..rows * columns)
         .map(|_| {
-            let inked = ((next(&mut state) >> 11) as f64) / ((1u64 << 53) as f64) < density;
+            let inked = happens(&mut state, density);
             let ink = 1 + (next(&mut state) % inks as u64) as u8;
             if inked {
                 ink
@@ -116,7 +128,7 @@ pub fn random_colour_puzzle(
 /// chosen uniformly (a partial Fisher–Yates shuffle), as the tournament
 /// generator draws them; puzzle `index` of `seed`.
 pub fn picture_with_count(seed: u64, index: u64, size: usize, black: usize) -> Puzzle {
-    let mut state = seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03);
+    let mut state = puzzle_state(seed, index);
     let cells_total = size * size;
     let black = black.min(cells_total);
     let mut order: Vec<usize> = (0..cells_total).collect();

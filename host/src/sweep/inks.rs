@@ -13,6 +13,7 @@
 //!   the clues when the software finds several.
 
 use super::run::{budget, Core, CLOCKS_PER_BIT};
+use super::{Config, Disagreement};
 use crate::colour::search::{solve, Found};
 use crate::colour::{engine_clues, ColourPuzzle};
 use crate::solver::{Budget, LineOutcome};
@@ -22,7 +23,7 @@ use nonogram_hdl::colour::colour_protocol::{self as v3, ColourReply};
 use nonogram_hdl::colour::model::{self as colour_model, ColourMode, ColourVerdict};
 use nonogram_hdl::link::protocol::status::outcome;
 use nonogram_hdl::link::protocol::ReplyError;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The software solver's time a puzzle: past it, its verdict is not held
@@ -246,12 +247,30 @@ pub fn failure_text(failure: &InkFailure) -> String {
     s
 }
 
-/// Writes a disagreement into `dir` (created if missing) as `stem.non`.
-pub fn write_failure(dir: &Path, stem: &str, failure: &InkFailure) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join(format!("{stem}.non"));
-    std::fs::write(&path, failure_text(failure))?;
-    Ok(path)
+impl Disagreement for InkFailure {
+    fn file_name(&self, config: &Config, index: u64) -> String {
+        let (h, w) = (self.puzzle.height(), self.puzzle.width());
+        format!("sweep-colour-seed{}-{index}-{h}x{w}.non", config.seed)
+    }
+    fn text(&self) -> String {
+        failure_text(self)
+    }
+    fn heading(&self) -> String {
+        let p = &self.puzzle;
+        format!(
+            "{} ({}x{}, {} inks)",
+            p.title.as_deref().unwrap_or(&p.name),
+            p.height(),
+            p.width(),
+            p.colours.len() - 1
+        )
+    }
+    fn differences(&self) -> &[String] {
+        &self.differences
+    }
+    fn file(&mut self) -> &mut Option<PathBuf> {
+        &mut self.file
+    }
 }
 
 #[cfg(test)]

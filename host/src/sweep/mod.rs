@@ -200,12 +200,82 @@ pub fn failure_text(failure: &Failure) -> String {
     s
 }
 
-/// Writes a disagreement into `dir` (created if missing) as `stem.txt`.
-pub fn write_failure(dir: &Path, stem: &str, failure: &Failure) -> std::io::Result<PathBuf> {
+/// A disagreement as a sweep keeps it: printed as it comes, written into
+/// the output folder, listed in the summary.
+pub trait Disagreement {
+    /// Its file's name in the output folder, for puzzle `index` of the run.
+    fn file_name(&self, config: &Config, index: u64) -> String;
+    /// The file's text: the puzzle, with the differences in comments.
+    fn text(&self) -> String;
+    /// The puzzle it is about, for the printed heading.
+    fn heading(&self) -> String;
+    fn differences(&self) -> &[String];
+    /// The file it was written to.
+    fn file(&mut self) -> &mut Option<PathBuf>;
+}
+
+impl Disagreement for Failure {
+    fn file_name(&self, config: &Config, index: u64) -> String {
+        let (h, w) = (self.puzzle.height(), self.puzzle.width());
+        format!(
+            "sweep-{}-seed{}-{index}-{h}x{w}.txt",
+            self.engine.name(),
+            config.seed
+        )
+    }
+    fn text(&self) -> String {
+        failure_text(self)
+    }
+    fn heading(&self) -> String {
+        format!(
+            "{} ({}x{}, {} engine{})",
+            self.puzzle.title.as_deref().unwrap_or(&self.puzzle.name),
+            self.puzzle.height(),
+            self.puzzle.width(),
+            label(self.engine),
+            if self.every_cell { ", every cell" } else { "" }
+        )
+    }
+    fn differences(&self) -> &[String] {
+        &self.differences
+    }
+    fn file(&mut self) -> &mut Option<PathBuf> {
+        &mut self.file
+    }
+}
+
+/// Writes a disagreement into `dir` (created if missing) under `name`.
+pub fn write_failure(dir: &Path, name: &str, failure: &impl Disagreement) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
-    let path = dir.join(format!("{stem}.txt"));
-    std::fs::write(&path, failure_text(failure))?;
+    let path = dir.join(name);
+    std::fs::write(&path, failure.text())?;
     Ok(path)
+}
+
+/// Keeps a disagreement: written into `config.out` (the first
+/// `MAX_FILES`), printed through `progress`, and added to `failures`.
+fn record<T: Disagreement>(
+    failures: &Mutex<Vec<T>>,
+    config: &Config,
+    progress: &ProgressBar,
+    index: u64,
+    mut failure: T,
+) {
+    let mut list = failures.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(dir) = config.out.as_deref().filter(|_| list.len() < MAX_FILES) {
+        match write_failure(dir, &failure.file_name(config, index), &failure) {
+            Ok(path) => *failure.file() = Some(path),
+            Err(e) => progress.suspend(|| eprintln!("error: cannot write into {}: {e}", dir.display())),
+        }
+    }
+    progress.suspend(|| {
+        eprintln!("DISAGREEMENT on {}:", failure.heading());
+        failure.differences().iter().for_each(|d| eprintln!("  {d}"));
+        if let Some(file) = failure.file() {
+            eprintln!("  written to {}", file.display());
+        }
+    });
+    list.push(failure);
 }
 
 /// Runs a sweep on `config.threads` threads, each with its own core,
@@ -237,29 +307,14 @@ pub fn sweep(config: &Config, progress: &ProgressBar) -> std::io::Result<(Stats,
             return;
         }
         stats.disagreements += 1;
-        let mut failure = Failure {
+        let failure = Failure {
             engine: config.engine,
             puzzle,
             every_cell,
             differences: run.differences,
             file: None,
         };
-        let mut list = failures.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(dir) = config.out.as_deref().filter(|_| list.len() < MAX_FILES) {
-            let stem = format!(
-                "sweep-{}-seed{}-{index}-{}x{}",
-                config.engine.name(),
-                config.seed,
-                failure.puzzle.height(),
-                failure.puzzle.width()
-            );
-            match write_failure(dir, &stem, &failure) {
-                Ok(path) => failure.file = Some(path),
-                Err(e) => progress.suspend(|| eprintln!("error: cannot write into {}: {e}", dir.display())),
-            }
-        }
-        progress.suspend(|| print_failure(&failure));
-        list.push(failure);
+        record(&failures, config, progress, index, failure);
     })?;
     Ok((stats, failures.into_inner().unwrap_or_else(|e| e.into_inner())))
 }
@@ -289,31 +344,12 @@ pub fn sweep_inks(config: &Config, progress: &ProgressBar) -> std::io::Result<(S
             return;
         }
         stats.disagreements += 1;
-        let mut failure = InkFailure {
+        let failure = InkFailure {
             puzzle,
             differences: run.differences,
             file: None,
         };
-        let mut list = failures.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(dir) = config.out.as_deref().filter(|_| list.len() < MAX_FILES) {
-            let (h, w) = (failure.puzzle.height(), failure.puzzle.width());
-            let stem = format!("sweep-colour-seed{}-{index}-{h}x{w}", config.seed);
-            match inks::write_failure(dir, &stem, &failure) {
-                Ok(path) => failure.file = Some(path),
-                Err(e) => progress.suspend(|| eprintln!("error: cannot write into {}: {e}", dir.display())),
-            }
-        }
-        progress.suspend(|| {
-            eprintln!(
-                "DISAGREEMENT on {}:",
-                failure.puzzle.title.as_deref().unwrap_or(&failure.puzzle.name)
-            );
-            failure.differences.iter().for_each(|d| eprintln!("  {d}"));
-            if let Some(file) = &failure.file {
-                eprintln!("  written to {}", file.display());
-            }
-        });
-        list.push(failure);
+        record(&failures, config, progress, index, failure);
     })?;
     Ok((stats, failures.into_inner().unwrap_or_else(|e| e.into_inner())))
 }
@@ -357,23 +393,6 @@ where
     let mut total = Stats::default();
     parts.iter().for_each(|p| total.add(p));
     Ok(total)
-}
-
-fn print_failure(f: &Failure) {
-    eprintln!(
-        "DISAGREEMENT on {} ({}x{}, {} engine{}):",
-        f.puzzle.title.as_deref().unwrap_or(&f.puzzle.name),
-        f.puzzle.height(),
-        f.puzzle.width(),
-        label(f.engine),
-        if f.every_cell { ", every cell" } else { "" }
-    );
-    for d in &f.differences {
-        eprintln!("  {d}");
-    }
-    if let Some(file) = &f.file {
-        eprintln!("  written to {}", file.display());
-    }
 }
 
 /// Parses `N`, `A..=B`, `A..B` (B excluded) or `A-B` (B included).
@@ -879,6 +898,57 @@ mod tests {
             assert!(d[0].starts_with("solver cycles"), "{d:?}");
             assert!(d[1].contains("(1, 1)"), "{d:?}");
         }
+    }
+
+    /// A disagreement, black-and-white or colour, is written into the
+    /// output folder (a board.txt or a .non that reads back), and listed
+    /// with its file.
+    #[test]
+    fn disagreements_are_written_and_listed() {
+        let dir = std::env::temp_dir().join(format!("nonohost-record-{}", std::process::id()));
+        let config = Config {
+            engine: Engine::Clues,
+            sizes: 4..=4,
+            count: 1,
+            density: 0.5,
+            seed: 7,
+            threads: 1,
+            out: Some(dir.clone()),
+            backend: Backend::RustHdl,
+            budget: 0,
+            inks: 3,
+        };
+        let progress = ProgressBar::hidden();
+        let failures = Mutex::new(Vec::new());
+        let failure = Failure {
+            engine: Engine::Clues,
+            puzzle: four_by_four(),
+            every_cell: false,
+            differences: vec!["a made-up difference".into()],
+            file: None,
+        };
+        record(&failures, &config, &progress, 3, failure);
+        let list = failures.into_inner().unwrap();
+        let file = list[0].file.as_ref().expect("written");
+        assert!(file.ends_with("sweep-clues-seed7-3-4x4.txt"), "{file:?}");
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.contains("# - a made-up difference"), "{text}");
+        assert_eq!(Puzzle::parse("f.txt", &text, None).unwrap().width(), 4);
+
+        let failures = Mutex::new(Vec::new());
+        let puzzle = crate::random::random_colour_puzzle(7, 0, &(4..=4), 0.6, 3);
+        let failure = InkFailure {
+            puzzle,
+            differences: vec!["another".into()],
+            file: None,
+        };
+        record(&failures, &config, &progress, 5, failure);
+        let file = failures.into_inner().unwrap()[0].file.clone().expect("written");
+        assert!(file.ends_with("sweep-colour-seed7-5-4x4.non"), "{file:?}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("# - another"), "{text}");
+        assert!(crate::puzzle::load_any(&file, None).is_ok(), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
