@@ -120,10 +120,9 @@ pub mod written {
     pub const CLEAR_ROW: u64 = 1;
     pub const CLEAR_COLUMN: u64 = 2;
     pub const LINE: u64 = 4;
-    /// The cell writer's word.
+    /// The cell writer's word: a cell written, or at a save the word read
+    /// with no cell written (one source fewer in the multiplexer).
     pub const CELL: u64 = 8;
-    /// The word read, into the kept rows.
-    pub const SAVE: u64 = 16;
 }
 
 #[derive(LogicBlock, Default)]
@@ -202,12 +201,13 @@ pub struct ColourSolver {
     at_row_word: DFF<Bit>,
     at_column_word: DFF<Bit>,
     at_up_end: DFF<Bit>,
+    at_save_write: DFF<Bit>,
     // The crossing line of the cell being copied.
     cross_address: DFF<Bits<7>>,
     // The write, a cycle after it is decided (see `written`).
     write_q: DFF<Bit>,
     write_address: DFF<Bits<7>>,
-    written: DFF<Bits<5>>,
+    written: DFF<Bits<4>>,
     start_line: DFF<Bit>,
     cleaning: DFF<Bit>,
     // Σ (colours − 1) over the cells, and whether it is 0 (registered).
@@ -246,7 +246,6 @@ pub struct ColourSolver {
     clear_word: Signal<Local, Bits<PLANE_BITS>>,
     line_word: Signal<Local, Bits<PLANE_BITS>>,
     cell_word: Signal<Local, Bits<PLANE_BITS>>,
-    save_word: Signal<Local, Bits<PLANE_BITS>>,
     clear_cells: Signal<Local, Bits<32>>,
     row_freedom: Signal<Local, Bits<16>>,
     row_ones: Thermometer<32>,

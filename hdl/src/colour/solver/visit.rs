@@ -40,6 +40,7 @@ impl Logic for ColourSolver {
             at_row_word,
             at_column_word,
             at_up_end,
+            at_save_write,
             cross_address,
             write_q,
             write_address,
@@ -118,6 +119,7 @@ impl Logic for ColourSolver {
         self.at_row_word.d.next = self.state.q.val() == State::UpRow;
         self.at_column_word.d.next = self.state.q.val() == State::UpColumn;
         self.at_up_end.d.next = self.state.q.val() == State::UpColumnWord;
+        self.at_save_write.d.next = self.state.q.val() == State::SaveRead;
         self.writer.word.next = self.board.read_data.val();
         self.writer.bit.next = self.line_bit.q.val();
         self.writer.colours.next = self.cells.cell_after.val();
@@ -128,6 +130,11 @@ impl Logic for ColourSolver {
         if self.at_column_word.q.val() {
             self.writer.bit.next = self.row_bit.q.val();
             self.writer.colours.next = self.cell_colours.q.val();
+        }
+        // A save copies the word read with no cell written (SaveRead is
+        // always followed by SaveWrite).
+        if self.at_save_write.q.val() {
+            self.writer.bit.next = 0.into();
         }
 
         // The trail: a narrowed cell while searching (a row's cell j is
@@ -255,15 +262,10 @@ impl Logic for ColourSolver {
         if self.written.q.val().get_bit(3) {
             self.cell_word.next = self.writer.written.val();
         }
-        self.save_word.next = 0.into();
-        if self.written.q.val().get_bit(4) {
-            self.save_word.next = self.board.read_data.val();
-        }
         self.board.write_enable.next = self.write_q.q.val();
         self.board.write_address.next = self.write_address.q.val();
         self.board.write_keep.next = 0.into();
-        self.board.write_data.next =
-            self.clear_word.val() | self.line_word.val() | self.cell_word.val() | self.save_word.val();
+        self.board.write_data.next = self.clear_word.val() | self.line_word.val() | self.cell_word.val();
         self.write_q.d.next = false;
 
         // n·inks, the freedom a row adds at the clear.
@@ -535,7 +537,7 @@ impl Logic for ColourSolver {
             State::SaveWrite => {
                 self.write_q.d.next = true;
                 self.write_address.d.next = bit_cast::<7, 5>(self.save_row.q.val()) | 64;
-                self.written.d.next = 16.into(); // SAVE
+                self.written.d.next = 8.into(); // CELL: the word read
                 self.save_row.d.next = self.save_row.q.val() + 1;
                 self.state.d.next = State::SaveRead;
                 // (Not save_row + 1 == m: the add before the compare was a
