@@ -43,11 +43,6 @@ pub struct ColourLineCells {
     pub cell_after: Signal<Out, Bits<COLOURS>>,
     finder: FreshFinder,
     fresh: DFF<Bits<MAX_CELLS>>,
-    // Whether `fresh` has a cell: the OR of its next value, registered with
-    // it (the OR after the register, into the solver's state decisions,
-    // was the colour image's longest path).
-    fresh_any_q: DFF<Bit>,
-    next_fresh: Signal<Local, Bits<MAX_CELLS>>,
     changed: Signal<Local, Bits<MAX_CELLS>>,
     // Per cell: has some colour; has two or more.
     some: Signal<Local, Bits<MAX_CELLS>>,
@@ -57,7 +52,7 @@ pub struct ColourLineCells {
 impl Logic for ColourLineCells {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fresh, fresh_any_q);
+        dff_setup!(self, clock, fresh);
         self.finder.clock.next = self.clock.val();
         self.finder.fresh.next = bit_cast::<64, 32>(self.fresh.q.val());
         self.finder.value.next = 0.into();
@@ -78,18 +73,15 @@ impl Logic for ColourLineCells {
                 self.several.val() | (self.some.val() & self.word.val().get_bits::<32>(32 * c));
             self.some.next = self.some.val() | self.word.val().get_bits::<32>(32 * c);
         }
-        self.next_fresh.next = self.fresh.q.val();
         if self.solved.val() {
-            self.next_fresh.next = self.changed.val();
+            self.fresh.d.next = self.changed.val();
         }
         if self.scan.val() {
-            self.next_fresh.next = self.several.val();
+            self.fresh.d.next = self.several.val();
         }
         if self.taken.val() {
-            self.next_fresh.next = self.fresh.q.val() & !self.copied_bit.val();
+            self.fresh.d.next = self.fresh.q.val() & !self.copied_bit.val();
         }
-        self.fresh.d.next = self.next_fresh.val();
-        self.fresh_any_q.d.next = self.next_fresh.val().any();
         self.cell_before.next = 0.into();
         self.cell_after.next = 0.into();
         for c in 0..COLOURS {
@@ -102,6 +94,6 @@ impl Logic for ColourLineCells {
                 (self.after.val().get_bits::<32>(32 * c) & self.copied_bit.val()).any(),
             );
         }
-        self.fresh_any.next = self.fresh_any_q.q.val();
+        self.fresh_any.next = self.fresh.q.val().any();
     }
 }
