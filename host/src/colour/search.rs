@@ -278,7 +278,7 @@ impl Grid for Colours<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{clue_of_line, Colour, Hint, Rule};
+    use super::super::{Colour, Hint, Rule};
     use super::*;
 
     fn xorshift(state: &mut u64) -> u64 {
