@@ -21,14 +21,15 @@
 //! | phase | cycles | what |
 //! |---|---|---|
 //! | layout | k + 3 | read the clue, a block a cycle; gaps, block ends, inks |
-//! | forward | L | F_{p+1} = step(F_p, cell p); F_p goes to a block RAM |
-//! | turn | 1 | ask for F_{L−1}; start from the accepting states |
-//! | backward | L | meet F_p with the states that finish the line, by colour |
+//! | forward | L | F_{p+1} = step(F_p, cell p) goes to a block RAM |
+//! | turn | 1 | ask for F_L; start from the accepting states |
+//! | backward | L | B_p = step back(B_{p+1}, cell p); F_{p+1} meets B_{p+1}: cell p's colours |
 //! | drain | 1 | the last meeting into the result |
 //!
 //! Lines of up to 32 cells (the colour engine's boards are at most 32×32):
-//! the states are at most Σb + k + 1 ≤ 2L + 1 = 65, and a stored F_p
-//! (p < L) reaches state 2p ≤ 62 at most, so the forward store is 64 bits
+//! the states are at most Σb + k + 1 ≤ 2L + 1 = 65, and a stored F_{p+1}
+//! (p < L) reaches state 2p + 1 ≤ 63 at most (the first cell moves one
+//! state on, each other at most two), so the forward store is 64 bits
 //! wide, four block RAMs.
 
 use crate::common::line_walk::LineWalk;
@@ -95,6 +96,9 @@ pub struct ColourLineSolver {
     /// the next `start`); all zero when the line has no fill.
     pub done: Signal<Out, Bit>,
     pub result: Signal<Out, Bits<PLANE_BITS>>,
+    /// The cells `result` took a colour from (bit p for cell p), with it:
+    /// built a cell a cycle here, not compared plane by plane after.
+    pub narrowed: Signal<Out, Bits<MAX_CELLS>>,
     pub feasible: Signal<Out, Bit>,
     /// When each step is (the phases, the clue reads, the cursor).
     walk: LineWalk<6>,
@@ -113,7 +117,6 @@ pub struct ColourLineSolver {
     first_block: DFF<Bit>,
     previous_ink: DFF<Bits<3>>,
     gaps: DFF<Bits<STATE_BITS>>,
-    block_ends: DFF<Bits<STATE_BITS>>,
     last_gap: DFF<Bits<STATE_BITS>>,
     skip_from: DFF<Bits<STATE_BITS>>,
     step_from: DFF<Bits<STATE_BITS>>,
@@ -130,10 +133,15 @@ pub struct ColourLineSolver {
     // The states below the gap being laid out.
     below_gap: Thermometer<STATE_BITS>,
     met_groups: DFF<Bits<MET_BITS>>,
+    // The colours the met cell had (for `narrowed`).
     met_cell: DFF<Bits<8>>,
     result_q: DFF<Bits<PLANE_BITS>>,
+    narrowed_q: DFF<Bits<MAX_CELLS>>,
     feasible_q: DFF<Bit>,
     // Combinational.
+    // A block's last state sits just below its gap, and g_0 = 0 ends no
+    // block: the block ends are the gaps shifted down (no register).
+    block_ends: Signal<Local, Bits<STATE_BITS>>,
     next_gap_at: Signal<Local, Bits<8>>,
     same_ink: Signal<Local, Bit>,
     gap_here: Signal<Local, Bits<STATE_BITS>>,
@@ -150,10 +158,12 @@ pub struct ColourLineSolver {
     by_ink: Signal<Local, Bits<STATE_BITS>>,
     by_background: Signal<Local, Bits<STATE_BITS>>,
     forward: Signal<Local, Bits<STATE_BITS>>,
-    hits: Signal<Local, Bits<STATE_BITS>>,
+    occupied: Signal<Local, Bits<STATE_BITS>>,
+    forward_next: Signal<Local, Bits<STATE_BITS>>,
     meeting: Signal<Local, Bits<STATE_BITS>>,
     next_met: Signal<Local, Bits<MET_BITS>>,
     next_result: Signal<Local, Bits<PLANE_BITS>>,
+    cell_narrowed: Signal<Local, Bit>,
 }
 
 impl Logic for ColourLineSolver {
@@ -173,7 +183,6 @@ impl Logic for ColourLineSolver {
             first_block,
             previous_ink,
             gaps,
-            block_ends,
             last_gap,
             skip_from,
             step_from,
@@ -185,6 +194,7 @@ impl Logic for ColourLineSolver {
             met_groups,
             met_cell,
             result_q,
+            narrowed_q,
             feasible_q
         );
         self.walk.clock.next = self.clock.val();
@@ -200,8 +210,8 @@ impl Logic for ColourLineSolver {
         self.forward_store.write_enable.next = false;
         self.forward_store.write_keep.next = 0.into();
         self.forward_store.write_address.next = bit_cast::<5, 6>(self.walk.cursor.val());
-        self.forward_store.write_data.next = bit_cast::<64, STATE_BITS>(self.states.q.val());
-        // Read F_{p−1} while on cell p (backwards), so it is there for p − 1.
+        // Read address p − 1 (F_p) while on cell p (backwards), so it is
+        // there for cell p − 1.
         self.forward_store.read_address.next = bit_cast::<5, 6>(self.walk.cursor.val() - 1);
 
         self.background.next = self.cell_colours.q.val().get_bit(0);
@@ -231,7 +241,6 @@ impl Logic for ColourLineSolver {
         if self.walk.arrived.val() & !self.too_long.q.val() {
             self.gap_at.d.next = self.next_gap_at.val();
             self.gaps.d.next = self.gaps.q.val() | self.gap_here.val();
-            self.block_ends.d.next = self.block_ends.q.val() | (self.gap_here.val() >> 1);
             self.last_gap.d.next = self.gap_here.val();
             self.needed.d.next = self.needed.q.val()
                 + bit_cast::<8, 6>(self.block_length.q.val())
@@ -253,19 +262,26 @@ impl Logic for ColourLineSolver {
         if self.paint_ink.q.val().any() {
             self.covered.d.next = self.below_gap.below.val() | self.last_gap.q.val();
         }
+        // Each state is painted once, by its block: all four of its mask
+        // bits take the block's one-hot ink, under one enable a state (a
+        // flip-flop enable, not a LUT a bit: ORing `painted` into each
+        // ink's row cost about 200 LUT4s more).
         self.next_masks.next = self.masks.q.val();
-        for c in 0..INKS {
-            if self.paint_ink.q.val().get_bit(c + 1) {
-                for s in 0..STATE_BITS {
-                    self.next_masks.next = self.next_masks.val().replace_bit(
-                        66 * c + s,
-                        self.masks.q.val().get_bit(66 * c + s) | self.painted.val().get_bit(s),
-                    );
+        if self.paint_ink.q.val().any() {
+            for s in 0..STATE_BITS {
+                if self.painted.val().get_bit(s) {
+                    for c in 0..INKS {
+                        self.next_masks.next = self
+                            .next_masks
+                            .val()
+                            .replace_bit(66 * c + s, self.paint_ink.q.val().get_bit(c + 1));
+                    }
                 }
             }
         }
         self.masks.d.next = self.next_masks.val();
 
+        self.block_ends.next = self.gaps.q.val() >> 1;
         // One cell, forwards: an inked cell moves a state one on (two over
         // a gap between different inks) into a block state of an ink it
         // may have; a background cell keeps gaps and moves a block's last
@@ -275,8 +291,14 @@ impl Logic for ColourLineSolver {
         self.by_background_forward.next = 0.into();
         if self.background.val() {
             self.by_background_forward.next = (self.states.q.val() & self.gaps.q.val())
-                | ((self.states.q.val() & self.block_ends.q.val()) << 1);
+                | ((self.states.q.val() & self.block_ends.val()) << 1);
         }
+
+        self.forward_next.next =
+            (self.stepped.val() & self.enterable.val()) | self.by_background_forward.val();
+        // F_{p+1}, the states after cell p, goes to address p (so F_L, the
+        // last, is in the store, and the turn reads it without a bypass).
+        self.forward_store.write_data.next = bit_cast::<64, STATE_BITS>(self.forward_next.val());
 
         // One cell, backwards: the states before it that finish the line,
         // by an ink (`entered`, the block states it moves into) or by the
@@ -287,24 +309,21 @@ impl Logic for ColourLineSolver {
         self.by_background.next = 0.into();
         if self.background.val() {
             self.by_background.next = (self.states.q.val() & self.gaps.q.val())
-                | ((self.states.q.val() >> 1) & self.block_ends.q.val());
+                | ((self.states.q.val() >> 1) & self.block_ends.val());
         }
 
         // Where the forward and backward runs meet, every cycle (used only
-        // in the cycle after a backward step, when `met` is set): the
-        // background where F_p meets the states a background cell leads
-        // to, ink c where F_p stepped by an inked cell lands in a state of
-        // ink c after the cell. Whether the cell may have that colour at
-        // all is asked a cycle later, of `met_cell` (the ink rows do not
-        // overlap): taken here, the cell's colours were the critical path.
+        // in the cycle after a backward step, when `met` is set): on cell
+        // p, `forward` is F_{p+1} and `states` B_{p+1}, and a state both
+        // hold after the cell says its colour: the background in a gap, a
+        // block's ink in its states. (An inked cell enters only states of
+        // the inks it may have, a background cell only gaps, so no gate by
+        // the cell's colours is needed. Meeting F_p, stepped here, with
+        // B_{p+1} instead cost about 250 LUT4s more.)
         self.forward.next = bit_cast::<STATE_BITS, 64>(self.forward_store.read_data.val());
-        self.hits.next = (((self.forward.val() & self.step_from.q.val()) << 1)
-            | ((self.forward.val() & self.skip_from.q.val()) << 2))
-            & self.states.q.val();
+        self.occupied.next = self.forward.val() & self.states.q.val();
         self.next_met.next = 0.into();
-        self.meeting.next = self.forward.val()
-            & ((self.states.q.val() & self.gaps.q.val())
-                | ((self.states.q.val() >> 1) & self.block_ends.q.val()));
+        self.meeting.next = self.occupied.val() & self.gaps.q.val();
         for g in 0..GROUPS {
             self.next_met.next = self
                 .next_met
@@ -312,7 +331,7 @@ impl Logic for ColourLineSolver {
                 .replace_bit(g, self.meeting.val().get_bits::<3>(3 * g).any());
         }
         for c in 0..INKS {
-            self.meeting.next = self.hits.val() & self.masks.q.val().get_bits::<STATE_BITS>(66 * c);
+            self.meeting.next = self.occupied.val() & self.masks.q.val().get_bits::<STATE_BITS>(66 * c);
             for g in 0..GROUPS {
                 self.next_met.next = self
                     .next_met
@@ -325,13 +344,12 @@ impl Logic for ColourLineSolver {
 
         // States past g_k are never reached (only g_k could step into them).
         if self.walk.laid_out.val() {
-            self.step_from.d.next = !(self.block_ends.q.val() | self.last_gap.q.val());
+            self.step_from.d.next = !(self.block_ends.val() | self.last_gap.q.val());
             self.accept.d.next = self.last_gap.q.val() | (self.last_gap.q.val() >> 1);
         }
         // The steps of the walk.
         if self.walk.going_forward.val() {
-            self.states.d.next =
-                (self.stepped.val() & self.enterable.val()) | self.by_background_forward.val();
+            self.states.d.next = self.forward_next.val();
             self.forward_store.write_enable.next = true;
         }
         if self.walk.turning.val() {
@@ -394,16 +412,25 @@ impl Logic for ColourLineSolver {
         // there).
         self.next_result.next = self.result_q.q.val() << 1;
         for c in 0..COLOURS {
-            self.next_result.next = self.next_result.val().replace_bit(
-                32 * c,
-                self.met_cell.q.val().get_bit(c) & self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any(),
-            );
+            self.next_result.next = self
+                .next_result
+                .val()
+                .replace_bit(32 * c, self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any());
+        }
+        self.cell_narrowed.next = false;
+        for c in 0..COLOURS {
+            if self.met_cell.q.val().get_bit(c) & !self.next_result.val().get_bit(32 * c) {
+                self.cell_narrowed.next = true;
+            }
         }
         if self.walk.met.val() {
             self.result_q.d.next = self.next_result.val();
+            self.narrowed_q.d.next =
+                (self.narrowed_q.q.val() << 1) | bit_cast::<MAX_CELLS, 1>(self.cell_narrowed.val().into());
         }
         self.feasible.next = self.feasible_q.q.val();
         self.result.next = self.result_q.q.val();
+        self.narrowed.next = self.narrowed_q.q.val();
         self.line.next = self.planes.q.val();
         if self.latch.val() {
             self.planes.d.next = self.cells.val();
@@ -418,13 +445,13 @@ impl Logic for ColourLineSolver {
             self.too_long.d.next = false;
             self.first_block.d.next = true;
             self.gaps.d.next = 1.into();
-            self.block_ends.d.next = 0.into();
             self.last_gap.d.next = 1.into();
             self.skip_from.d.next = 0.into();
             self.masks.d.next = 0.into();
             self.covered.d.next = 1.into();
             self.states.d.next = 1.into();
             self.result_q.d.next = 0.into();
+            self.narrowed_q.d.next = 0.into();
             self.feasible_q.d.next = false;
         }
     }

@@ -33,9 +33,13 @@ fn cells_of(planes: Bits<PLANE_BITS>, length: usize) -> Vec<ColourSet> {
 }
 
 /// Solves one line on the block, serving its clue reads a cycle late as a
-/// block RAM would. Returns (the result's cells, feasible, cycles from
-/// start to done).
-fn run(uut: &mut ColourLineSolver, blocks: &[ClueBlock], cells: &[ColourSet]) -> (Vec<ColourSet>, bool, u64) {
+/// block RAM would. Returns (the result's cells, the `narrowed` bits,
+/// feasible, cycles from start to done).
+fn run(
+    uut: &mut ColourLineSolver,
+    blocks: &[ClueBlock],
+    cells: &[ColourSet],
+) -> (Vec<ColourSet>, u64, bool, u64) {
     uut.start.next = true;
     uut.length.next = (cells.len() as u64).into();
     uut.blocks.next = (blocks.len() as u64).into();
@@ -59,6 +63,7 @@ fn run(uut: &mut ColourLineSolver, blocks: &[ClueBlock], cells: &[ColourSet]) ->
     }
     (
         cells_of(uut.result.val(), cells.len()),
+        uut.narrowed.val().index() as u64,
         uut.feasible.val(),
         cycles,
     )
@@ -69,11 +74,15 @@ fn run(uut: &mut ColourLineSolver, blocks: &[ClueBlock], cells: &[ColourSet]) ->
 fn check(uut: &mut ColourLineSolver, blocks: &[ClueBlock], cells: &[ColourSet]) -> bool {
     let mut expected = cells.to_vec();
     let feasible = solve_line(blocks, &mut expected);
-    let (got, got_feasible, cycles) = run(uut, blocks, cells);
+    let (got, narrowed, got_feasible, cycles) = run(uut, blocks, cells);
     let what = format!("clue {blocks:?} cells {cells:?}");
     assert_eq!(got_feasible, feasible, "feasible, {what}");
     if feasible {
         assert_eq!(got, expected, "{what}");
+        let changed = (0..cells.len())
+            .filter(|&i| expected[i] != cells[i])
+            .fold(0u64, |bits, i| bits | 1 << i);
+        assert_eq!(narrowed, changed, "narrowed cells, {what}");
     } else {
         assert!(
             got.iter().all(|&set| set == 0),
@@ -146,10 +155,11 @@ fn verilog_synthesises() {
         println!("colour line solver, {INKS} inks: {luts} LUT4s, {carries} carry cells, {brams} block RAMs");
         // The forward store: 64 bits, four SB_RAM40_4K.
         assert_eq!(brams, 4, "block RAMs of the colour line solver");
-        // 2 373 LUT4s and 439 carry cells on 2026-11-27 (the paint's 66
-        // compares with constants go on carry chains, 8 bits each).
+        // 2 095 LUT4s and 42 carry cells on 2026-11-29 (2 373 and 439 on
+        // 2026-11-27, before the thermometer, the masks' enables and the
+        // meeting of F_{p+1} with B_{p+1}).
         assert!(
-            luts <= 2_550 && carries <= 480,
+            luts <= 2_250 && carries <= 80,
             "{luts} LUT4s, {carries} carry cells"
         );
     }

@@ -106,6 +106,7 @@ impl Logic for ColourSolver {
         self.cells.before.next = self.line_solver.line.val();
         self.cells.solved.next = false;
         self.cells.after.next = self.line_solver.result.val();
+        self.cells.narrowed.next = self.line_solver.narrowed.val();
         self.cells.taken.next = self.state.q.val() == State::CrossWord;
 
         // The cell writer: a narrowed cell into its crossing line, or the
