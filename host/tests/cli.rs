@@ -77,6 +77,40 @@ fn exit_codes_of_solve() {
 }
 
 #[test]
+fn solve_json_reports_an_output_it_cannot_write() {
+    // The answer is found, but the picture and the export cannot be
+    // written: the exit code is 1, and the JSON object must say why rather
+    // than read as a clean success.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no-such-dir");
+    let _ = std::fs::remove_dir_all(&dir);
+    for (flag, name, file) in [
+        ("--png", "x.png", "heart6x7.txt"),
+        ("--output", "x.non", "heart6x7.txt"),
+        ("--svg", "x.svg", "colour/mushroom.g"),
+    ] {
+        let target = dir.join(name).display().to_string();
+        let o = nonohost(&["solve", "--json", flag, &target, &example(file)]);
+        assert_eq!(o.status.code(), Some(1), "{flag}: {}", stderr(&o));
+        let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(j["status"], "solved", "{flag}");
+        let error = j["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{flag}: no error in {j}"));
+        assert!(
+            error.contains("cannot write") && error.contains(name),
+            "{flag}: {error}"
+        );
+        assert!(stderr(&o).contains("cannot write"), "{flag}");
+    }
+    // Without --json the text is unchanged: the error goes to stderr alone.
+    let target = dir.join("x.png").display().to_string();
+    let o = nonohost(&["solve", "--png", &target, &example("heart6x7.txt")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stdout(&o).contains("cannot write"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("cannot write"));
+}
+
+#[test]
 fn solve_json() {
     let o = nonohost(&["solve", "--json", &example("several.txt")]);
     assert_eq!(o.status.code(), Some(3));

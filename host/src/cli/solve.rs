@@ -90,22 +90,24 @@ pub fn run(a: &SolveArgs) -> i32 {
         for puzzle in &puzzles {
             count += 1;
             let start = Instant::now();
-            let (code, solved) = match puzzle {
-                AnyPuzzle::Mono(p) => {
-                    let report = crate::software::solve_in_software(p, &options);
-                    (print_report(&report, a.json, !a.no_clues), Solved::Mono(report))
-                }
-                AnyPuzzle::Colour(p) => {
-                    let report = solve_colour(p, &options);
-                    (
-                        print_colour_report(&report, a.json, truecolour),
-                        Solved::Colour(report),
-                    )
-                }
+            let mut solved = match puzzle {
+                AnyPuzzle::Mono(p) => Solved::Mono(crate::software::solve_in_software(p, &options)),
+                AnyPuzzle::Colour(p) => Solved::Colour(solve_colour(p, &options)),
+            };
+            // The pictures and the .non export are written before the report
+            // is printed, so that `--json`'s object carries a failure to
+            // write them in its `error` (the exit code is at least 1 then).
+            let written = write_outputs(a, &solved, count, a.files.len() > 1 || puzzles.len() > 1);
+            if let (Err(e), true) = (&written, a.json) {
+                solved.set_error(e);
+            }
+            let code = match &solved {
+                Solved::Mono(report) => print_report(report, a.json, !a.no_clues),
+                Solved::Colour(report) => print_colour_report(report, a.json, truecolour),
             };
             worst = worst.max(code);
             rows.push(solved.row(start.elapsed().as_secs_f64()));
-            if let Err(e) = write_outputs(a, &solved, count, a.files.len() > 1 || puzzles.len() > 1) {
+            if let Err(e) = written {
                 eprintln!("error: {e}");
                 worst = worst.max(exit::ERROR);
             }
@@ -124,6 +126,19 @@ pub(super) enum Solved {
 }
 
 impl Solved {
+    /// Records a failure that is not the puzzle's (a picture or `.non`
+    /// export that could not be written) in the report's `error`.
+    fn set_error(&mut self, error: &str) {
+        let slot = match self {
+            Solved::Mono(r) => &mut r.error,
+            Solved::Colour(r) => &mut r.error,
+        };
+        *slot = Some(match slot.take() {
+            Some(old) => format!("{old}; {error}"),
+            None => error.to_string(),
+        });
+    }
+
     pub(super) fn row(&self, seconds: f64) -> Row {
         let (name, title, w, h, status, unique, goal, by) = match self {
             Solved::Mono(r) => (
