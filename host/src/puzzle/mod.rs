@@ -177,16 +177,30 @@ fn read_text(path: &Path) -> Result<(String, String), ParseError> {
         line: 0,
         message: format!("cannot read the file: {e}"),
     })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    let text = decode_text(&name, bytes)?;
+    Ok((name, text))
+}
+
+/// A puzzle file's bytes as text: UTF-8 with no NUL (which is UTF-8, but
+/// says the file is binary or UTF-16, and would only fail later, at some
+/// line, for a reason that is not the real one).
+fn decode_text(name: &str, bytes: Vec<u8>) -> Result<String, ParseError> {
+    let line_of = |bytes: &[u8], at: usize| bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Err(ParseError {
+            file: name.to_string(),
+            line: line_of(&bytes, at),
+            message: "the file holds a NUL byte: it is binary, or UTF-16 text (save it as UTF-8)".into(),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         ParseError {
-            file: name.clone(),
-            line,
+            file: name.to_string(),
+            line: line_of(e.as_bytes(), at),
             message: "the file is not UTF-8 text".into(),
         }
-    })?;
-    Ok((name, text))
+    })
 }
 
 /// Why a puzzle file could not be read. `line` is 1-based; 0 means the file
@@ -574,5 +588,16 @@ mod tests {
         assert_eq!(parse_clue("-", &e, 1).unwrap(), Vec::<usize>::new());
         assert!(parse_clue("3b", &e, 4).unwrap_err().message.contains("colours"));
         assert!(parse_clue("99999999999999999999999", &e, 4).is_err());
+    }
+
+    #[test]
+    fn text_that_is_not_text_is_named_at_its_line() {
+        assert_eq!(decode_text("f", b"width 3\n".to_vec()).unwrap(), "width 3\n");
+        let e = decode_text("f", b"width 3\nheight 3\n\x00\x00".to_vec()).unwrap_err();
+        assert_eq!((e.line, e.file.as_str()), (3, "f"));
+        assert!(e.message.contains("NUL"), "{e}");
+        let e = decode_text("f", b"width 3\n\xff".to_vec()).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("not UTF-8"), "{e}");
     }
 }

@@ -138,10 +138,19 @@ pub fn parse(file: &str, text: &str) -> Result<AnyPuzzle, ParseError> {
                     } else {
                         String::new()
                     };
+                    // A word where a clue was expected (`abc`, `r1`) ends
+                    // the section as a keyword would: say so.
+                    let ended_by = match lines.get(end).map(|l| split_word(l.trim()).0.to_ascii_lowercase()) {
+                        Some(w) if !at_end && !["rows", "columns", "goal"].contains(&w.as_str()) => format!(
+                            "; this line (`{}`) ends the section: it begins with a letter, and clue lines are numbers",
+                            lines[end].trim().chars().take(40).collect::<String>()
+                        ),
+                        _ => String::new(),
+                    };
                     e.at(
                         at,
                         format!(
-                            "'{word}' section has {found} clue lines{blank}, expected {count} (the {size}): {what} {} is missing{separator}",
+                            "'{word}' section has {found} clue lines{blank}, expected {count} (the {size}): {what} {} is missing{separator}{ended_by}",
                             found + 1
                         ),
                     )
@@ -412,6 +421,20 @@ mod tests {
         let e = parse("t.non", "width 3\nheight 2\nrows\n# c\n1,1\ncolumns\n1\n0\n1\n").unwrap_err();
         assert_eq!(e.line, 6, "{e}");
         assert!(e.message.contains("row 2 is missing"), "{e}");
+        // A word where a clue belongs is named: it is why the section ended.
+        let e = parse(
+            "t.non",
+            "width 3\nheight 3\nrows\nabc\n0\n1\ncolumns\n1\n1,1\n1\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        assert!(
+            e.message.contains("row 1 is missing") && e.message.contains("(`abc`) ends the section"),
+            "{e}"
+        );
+        // The next keyword is no surprise, and is not named.
+        let e = parse("t.non", "width 3\nheight 2\nrows\n1\ncolumns\n1\n0\n1\n").unwrap_err();
+        assert!(!e.message.contains("ends the section"), "{e}");
     }
 
     #[test]
