@@ -58,15 +58,16 @@ const STATE_BITS: usize = 66;
 /// One row of states an ink (ink c + 1 at bits 66c..).
 const MASK_BITS: usize = STATE_BITS * INKS;
 
-/// The meetings of a backward step, ORed in groups of three states (one
-/// LUT each) and registered: the rest of each OR, and the result, a cycle
-/// later.
-const GROUPS: usize = STATE_BITS / 3;
+/// The meetings of a backward step, ORed in pairs of states (two states'
+/// meetings and class bits: one LUT4 each) and registered: the rest of
+/// each OR, and the result, a cycle later. (Groups of three took two LUT4s
+/// a group: about 100 more.)
+const GROUPS: usize = STATE_BITS / 2;
 const MET_BITS: usize = GROUPS * COLOURS;
 
-// `update()` writes these as literals (66, 22, 32 in its indexes): RustHDL
+// `update()` writes these as literals (66, 33, 32 in its indexes): RustHDL
 // writes a constant's name into the Verilog, not its value.
-const _: () = assert!(STATE_BITS == 66 && GROUPS == 22 && MAX_CELLS == 32);
+const _: () = assert!(STATE_BITS == 66 && GROUPS == 33 && MAX_CELLS == 32);
 
 #[derive(LogicBlock, Default)]
 pub struct ColourLineSolver {
@@ -262,20 +263,19 @@ impl Logic for ColourLineSolver {
         if self.paint_ink.q.val().any() {
             self.covered.d.next = self.below_gap.below.val() | self.last_gap.q.val();
         }
-        // Each state is painted once, by its block: all four of its mask
-        // bits take the block's one-hot ink, under one enable a state (a
-        // flip-flop enable, not a LUT a bit: ORing `painted` into each
-        // ink's row cost about 200 LUT4s more).
+        // Each ink's row ORs in the states painted with it: a LUT4 and its
+        // flip-flop a bit, one logic cell. (All four bits of a state under
+        // one enable, from the one-hot ink, took 200 LUT4s fewer but 66
+        // logic cells more: nextpnr packs a flip-flop with the LUT4 that
+        // alone feeds its D, and a shared D left 264 flip-flops alone.)
         self.next_masks.next = self.masks.q.val();
-        if self.paint_ink.q.val().any() {
-            for s in 0..STATE_BITS {
-                if self.painted.val().get_bit(s) {
-                    for c in 0..INKS {
-                        self.next_masks.next = self
-                            .next_masks
-                            .val()
-                            .replace_bit(66 * c + s, self.paint_ink.q.val().get_bit(c + 1));
-                    }
+        for c in 0..INKS {
+            if self.paint_ink.q.val().get_bit(c + 1) {
+                for s in 0..STATE_BITS {
+                    self.next_masks.next = self.next_masks.val().replace_bit(
+                        66 * c + s,
+                        self.masks.q.val().get_bit(66 * c + s) | self.painted.val().get_bit(s),
+                    );
                 }
             }
         }
@@ -318,8 +318,8 @@ impl Logic for ColourLineSolver {
         // hold after the cell says its colour: the background in a gap, a
         // block's ink in its states. (An inked cell enters only states of
         // the inks it may have, a background cell only gaps, so no gate by
-        // the cell's colours is needed. Meeting F_p, stepped here, with
-        // B_{p+1} instead cost about 250 LUT4s more.)
+        // the cell's colours is needed. Meeting F_p, stepped again here,
+        // with B_{p+1} took a LUT level and 34 LUT4s more in the image.)
         self.forward.next = bit_cast::<STATE_BITS, 64>(self.forward_store.read_data.val());
         self.occupied.next = self.forward.val() & self.states.q.val();
         self.next_met.next = 0.into();
@@ -328,7 +328,7 @@ impl Logic for ColourLineSolver {
             self.next_met.next = self
                 .next_met
                 .val()
-                .replace_bit(g, self.meeting.val().get_bits::<3>(3 * g).any());
+                .replace_bit(g, self.meeting.val().get_bits::<2>(2 * g).any());
         }
         for c in 0..INKS {
             self.meeting.next = self.occupied.val() & self.masks.q.val().get_bits::<STATE_BITS>(66 * c);
@@ -336,7 +336,7 @@ impl Logic for ColourLineSolver {
                 self.next_met.next = self
                     .next_met
                     .val()
-                    .replace_bit(22 * (c + 1) + g, self.meeting.val().get_bits::<3>(3 * g).any());
+                    .replace_bit(33 * (c + 1) + g, self.meeting.val().get_bits::<2>(2 * g).any());
             }
         }
         self.met_cell.d.next = self.cell_colours.q.val();
@@ -415,7 +415,7 @@ impl Logic for ColourLineSolver {
             self.next_result.next = self
                 .next_result
                 .val()
-                .replace_bit(32 * c, self.met_groups.q.val().get_bits::<GROUPS>(22 * c).any());
+                .replace_bit(32 * c, self.met_groups.q.val().get_bits::<GROUPS>(33 * c).any());
         }
         self.cell_narrowed.next = false;
         for c in 0..COLOURS {

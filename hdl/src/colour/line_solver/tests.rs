@@ -155,11 +155,11 @@ fn verilog_synthesises() {
         println!("colour line solver, {INKS} inks: {luts} LUT4s, {carries} carry cells, {brams} block RAMs");
         // The forward store: 64 bits, four SB_RAM40_4K.
         assert_eq!(brams, 4, "block RAMs of the colour line solver");
-        // 2 095 LUT4s and 42 carry cells on 2026-11-29 (2 373 and 439 on
-        // 2026-11-27, before the thermometer, the masks' enables and the
-        // meeting of F_{p+1} with B_{p+1}).
+        // 2 222 LUT4s and 42 carry cells on 2026-11-29 (2 373 and 439 on
+        // 2026-11-27, before the thermometer, `narrowed` and the meeting
+        // of F_{p+1} with B_{p+1}).
         assert!(
-            luts <= 2_250 && carries <= 80,
+            luts <= 2_400 && carries <= 80,
             "{luts} LUT4s, {carries} carry cells"
         );
     }
