@@ -11,22 +11,13 @@ nextpnr names one critical path a run (8 minutes for a full HX8K); this
 lists every deep one in a second. The images that meet 100 MHz at every
 seed have nothing deeper than 8.5 (the 32-bit counters' carry chains) or
 8 LUT levels; see docs/timing.md."""
-import json, sys, collections, re
-net = json.load(open(sys.argv[1]))
+import sys, collections, re
+from netlist import top_module, bit_names, drivers
 MIN = float(sys.argv[2]) if len(sys.argv) > 2 else 7
-top = [m for m in net['modules'].values() if m['attributes'].get('top')][0] if any(m['attributes'].get('top') for m in net['modules'].values()) else list(net['modules'].values())[0]
+top = top_module(sys.argv[1])
 cells = top['cells']
-names = {}
-for n, v in top['netnames'].items():
-    for b in v['bits']:
-        if isinstance(b, int) and (b not in names or len(n) < len(names[b])):
-            names[b] = n
-driver = {}   # bit -> (cell, kind)
-for cn, c in cells.items():
-    for p, d in c['port_directions'].items():
-        if d == 'output':
-            for b in c['connections'][p]:
-                if isinstance(b, int): driver[b] = cn
+names = bit_names(top)
+driver = drivers(cells)
 memo = {}
 sys.setrecursionlimit(100000)
 def depth(bit):

@@ -13,29 +13,21 @@ that saves LUT4s by sharing one D among many flip-flops can cost cells.
 
 prints the total and the N (default 30) registers with the most."""
 import collections
-import json
 import sys
 
-net = json.load(open(sys.argv[1]))
+from netlist import bit_names, drivers, top_module
+
+top = top_module(sys.argv[1])
 shown = int(sys.argv[2]) if len(sys.argv) > 2 else 30
-modules = list(net['modules'].values())
-top = next((m for m in modules if m['attributes'].get('top')), modules[0])
 cells = top['cells']
-names = {}
-for name, v in top['netnames'].items():
-    if name.startswith('$'):
-        continue
-    for b in v['bits']:
-        if isinstance(b, int) and (b not in names or len(name) < len(names[b])):
-            names[b] = name
-driver, loads = {}, collections.Counter()
-for cn, c in cells.items():
+names = bit_names(top, public=True)
+driver = drivers(cells)
+loads = collections.Counter()
+for c in cells.values():
     for port, direction in c['port_directions'].items():
-        for b in c['connections'][port]:
-            if isinstance(b, int):
-                if direction == 'output':
-                    driver[b] = cn
-                else:
+        if direction != 'output':
+            for b in c['connections'][port]:
+                if isinstance(b, int):
                     loads[b] += 1
 alone = collections.Counter()
 flip_flops = 0
