@@ -48,7 +48,7 @@ impl Logic for Harness {
         self.solver.blocks.next = self.line.q.val().get_bits::<6>(6);
         self.solver.clue_length.next = self.line.q.val().get_bits::<6>(12);
         self.solver.clue_ink.next = self.line.q.val().get_bits::<3>(18);
-        self.folded.d.next = self.solver.result.val().xor()
+        self.folded.d.next = self.solver.line.val().xor()
             ^ self.solver.feasible.val()
             ^ self.solver.done.val()
             ^ self.solver.busy.val()

@@ -1,5 +1,5 @@
-//! The colour engine's line in hand: a visited line's cells as read
-//! (`before`) and which of them the line solver narrowed (`fresh`), taken
+//! The colour engine's line in hand: a visited line's cells as solved
+//! (`line`) and which of them the line solver narrowed (`fresh`), taken
 //! one at a time, lowest first, into their crossing lines; or, for the
 //! search, a scanned row and which of its cells still have more than one
 //! colour, the lowest of them the branch.
@@ -8,8 +8,9 @@
 //! 32c..32c + 31 of a line word say which cells may have colour c.
 //!
 //! Timing, from the solver's steps:
-//! * `before` is the line the line solver took (its `line`: the visited
-//!   line, or the scanned row), not a copy: 160 flip-flops fewer;
+//! * `line` is the line solver's `line`, not a copy (160 flip-flops
+//!   fewer): the scanned row as read, or the visited line as solved (the
+//!   line solver writes each cell's result over it);
 //! * `solved` (the line solver's `done`): `fresh` = the cells it narrowed
 //!   (its `narrowed`, built a cell at a time as it went: comparing `before`
 //!   and `after` here, plane by plane, cost about 100 LUT4s);
@@ -17,8 +18,7 @@
 //!   solver takes it): `fresh` = its cells with more than one colour;
 //! * then the [`FreshFinder`] numbers the lowest cell of `fresh` a cycle
 //!   later (`lowest_cell`), and gives it as a bit (`copied_bit`), with its
-//!   colours before and after (`cell_before`, `cell_after`), a cycle after
-//!   that;
+//!   colours in `line` (`cell`), a cycle after that;
 //! * `taken`: the cell at `copied_bit` leaves `fresh`.
 
 use crate::clue::fresh_finder::FreshFinder;
@@ -30,9 +30,8 @@ pub struct ColourLineCells {
     pub clock: Signal<In, Clock>,
     pub scan: Signal<In, Bit>,
     pub word: Signal<In, Bits<PLANE_BITS>>,
-    pub before: Signal<In, Bits<PLANE_BITS>>,
+    pub line: Signal<In, Bits<PLANE_BITS>>,
     pub solved: Signal<In, Bit>,
-    pub after: Signal<In, Bits<PLANE_BITS>>,
     pub narrowed: Signal<In, Bits<MAX_CELLS>>,
     pub taken: Signal<In, Bit>,
     /// Some cell is left in `fresh` (valid the cycle after a change).
@@ -41,8 +40,7 @@ pub struct ColourLineCells {
     pub lowest_cell: Signal<Out, Bits<5>>,
     /// The same cell as a bit, a cycle later, and its colours.
     pub copied_bit: Signal<Out, Bits<MAX_CELLS>>,
-    pub cell_before: Signal<Out, Bits<COLOURS>>,
-    pub cell_after: Signal<Out, Bits<COLOURS>>,
+    pub cell: Signal<Out, Bits<COLOURS>>,
     finder: FreshFinder,
     fresh: DFF<Bits<MAX_CELLS>>,
     // Per cell: has some colour; has two or more.
@@ -77,16 +75,11 @@ impl Logic for ColourLineCells {
         if self.taken.val() {
             self.fresh.d.next = self.fresh.q.val() & !self.copied_bit.val();
         }
-        self.cell_before.next = 0.into();
-        self.cell_after.next = 0.into();
+        self.cell.next = 0.into();
         for c in 0..COLOURS {
-            self.cell_before.next = self.cell_before.val().replace_bit(
+            self.cell.next = self.cell.val().replace_bit(
                 c,
-                (self.before.val().get_bits::<32>(32 * c) & self.copied_bit.val()).any(),
-            );
-            self.cell_after.next = self.cell_after.val().replace_bit(
-                c,
-                (self.after.val().get_bits::<32>(32 * c) & self.copied_bit.val()).any(),
+                (self.line.val().get_bits::<32>(32 * c) & self.copied_bit.val()).any(),
             );
         }
         self.fresh_any.next = self.fresh.q.val().any();

@@ -24,7 +24,7 @@
 //! | forward | L | F_{p+1} = step(F_p, cell p) goes to a block RAM |
 //! | turn | 1 | ask for F_L; start from the accepting states |
 //! | backward | L | B_p = step back(B_{p+1}, cell p); F_{p+1} meets B_{p+1}: cell p's colours |
-//! | drain | 1 | the last meeting into the result |
+//! | drain | 1 | the last meeting written over its cell |
 //!
 //! Lines of up to 32 cells (the colour engine's boards are at most 32×32):
 //! the states are at most Σb + k + 1 ≤ 2L + 1 = 65, and a stored F_{p+1}
@@ -84,7 +84,9 @@ pub struct ColourLineSolver {
     /// Pulse: take `cells` as the line without solving it (the search's
     /// scan of a row keeps it here, as a visit keeps its line).
     pub latch: Signal<In, Bit>,
-    /// The line taken at the last `start` or `latch`.
+    /// The line taken at the last `start` or `latch`; from `done`, the
+    /// colours some fill gives each cell (all zero when the line has no
+    /// fill), written over it a cell at a time as the walk goes back.
     pub line: Signal<Out, Bits<PLANE_BITS>>,
     /// The clue memory: block `clue_address`'s length and ink are expected
     /// on `clue_length` and `clue_ink` one cycle later, as a block RAM
@@ -93,17 +95,18 @@ pub struct ColourLineSolver {
     pub clue_length: Signal<In, Bits<6>>,
     pub clue_ink: Signal<In, Bits<3>>,
     pub busy: Signal<Out, Bit>,
-    /// Pulse: `result` holds the colours some fill gives each cell (until
-    /// the next `start`); all zero when the line has no fill.
+    /// Pulse: `line` holds the result (until the next `start` or `latch`).
     pub done: Signal<Out, Bit>,
-    pub result: Signal<Out, Bits<PLANE_BITS>>,
-    /// The cells `result` took a colour from (bit p for cell p), with it:
-    /// built a cell a cycle here, not compared plane by plane after.
+    /// The cells the result took a colour from (bit p for cell p), with
+    /// it: built a cell at a time here, not compared plane by plane after.
     pub narrowed: Signal<Out, Bits<MAX_CELLS>>,
     pub feasible: Signal<Out, Bit>,
     /// When each step is (the phases, the clue reads, the cursor).
     walk: LineWalk<6>,
     // The line's planes, and the colours of the cell under the cursor.
+    // Each cell's result is written over its planes when it is met: a
+    // separate result, shifted in, was 160 flip-flops no LUT4 feeds, and
+    // each of those takes a logic cell of its own.
     planes: DFF<Bits<PLANE_BITS>>,
     cell_colours: DFF<Bits<8>>,
     length_q: DFF<Bits<8>>,
@@ -118,7 +121,6 @@ pub struct ColourLineSolver {
     first_block: DFF<Bit>,
     previous_ink: DFF<Bits<3>>,
     gaps: DFF<Bits<STATE_BITS>>,
-    last_gap: DFF<Bits<STATE_BITS>>,
     skip_from: DFF<Bits<STATE_BITS>>,
     step_from: DFF<Bits<STATE_BITS>>,
     accept: DFF<Bits<STATE_BITS>>,
@@ -134,9 +136,9 @@ pub struct ColourLineSolver {
     // The states below the gap being laid out.
     below_gap: Thermometer<STATE_BITS>,
     met_groups: DFF<Bits<MET_BITS>>,
-    // The colours the met cell had (for `narrowed`).
+    // The colours the met cell had (for `narrowed`), and where it is.
     met_cell: DFF<Bits<8>>,
-    result_q: DFF<Bits<PLANE_BITS>>,
+    met_at: DFF<Bits<5>>,
     narrowed_q: DFF<Bits<MAX_CELLS>>,
     feasible_q: DFF<Bit>,
     // Combinational.
@@ -144,6 +146,11 @@ pub struct ColourLineSolver {
     // block: the block ends are the gaps shifted down (no register).
     block_ends: Signal<Local, Bits<STATE_BITS>>,
     next_gap_at: Signal<Local, Bits<8>>,
+    // The last gap laid out, decoded from its place `gap_at`. (Registered
+    // beside `gaps`, it was 66 flip-flops that took a logic cell each: the
+    // decoder fed both, and nextpnr packs a flip-flop only with a LUT4
+    // that feeds it alone.)
+    last_gap: Signal<Local, Bits<STATE_BITS>>,
     same_ink: Signal<Local, Bit>,
     gap_here: Signal<Local, Bits<STATE_BITS>>,
     painted: Signal<Local, Bits<STATE_BITS>>,
@@ -163,8 +170,16 @@ pub struct ColourLineSolver {
     forward_next: Signal<Local, Bits<STATE_BITS>>,
     meeting: Signal<Local, Bits<STATE_BITS>>,
     next_met: Signal<Local, Bits<MET_BITS>>,
-    next_result: Signal<Local, Bits<PLANE_BITS>>,
+    load: Signal<Local, Bit>,
+    // The met cell, decoded in two halves: its place mod 4 (with `met`),
+    // and its place div 4. (A one-hot register of it, 32 flip-flops and
+    // their decoders, took about 45 logic cells more.)
+    met_low: Signal<Local, Bits<4>>,
+    met_high: Signal<Local, Bits<8>>,
+    met_colours: Signal<Local, Bits<8>>,
     cell_narrowed: Signal<Local, Bit>,
+    next_planes: Signal<Local, Bits<PLANE_BITS>>,
+    next_narrowed: Signal<Local, Bits<MAX_CELLS>>,
 }
 
 impl Logic for ColourLineSolver {
@@ -184,7 +199,6 @@ impl Logic for ColourLineSolver {
             first_block,
             previous_ink,
             gaps,
-            last_gap,
             skip_from,
             step_from,
             accept,
@@ -194,7 +208,7 @@ impl Logic for ColourLineSolver {
             states,
             met_groups,
             met_cell,
-            result_q,
+            met_at,
             narrowed_q,
             feasible_q
         );
@@ -233,6 +247,7 @@ impl Logic for ColourLineSolver {
         self.block_ink.d.next = self.clue_ink.val();
         self.next_gap_at.next = self.gap_at.q.val() + bit_cast::<8, 6>(self.block_length.q.val()) + 1;
         self.gap_here.next = Bits::<STATE_BITS>::from(1u64) << self.next_gap_at.val();
+        self.last_gap.next = Bits::<STATE_BITS>::from(1u64) << self.gap_at.q.val();
         // A block after one of its ink needs a background cell before it.
         self.same_ink.next =
             !self.first_block.q.val() & (self.previous_ink.q.val() == self.block_ink.q.val());
@@ -242,13 +257,12 @@ impl Logic for ColourLineSolver {
         if self.walk.arrived.val() & !self.too_long.q.val() {
             self.gap_at.d.next = self.next_gap_at.val();
             self.gaps.d.next = self.gaps.q.val() | self.gap_here.val();
-            self.last_gap.d.next = self.gap_here.val();
             self.needed.d.next = self.needed.q.val()
                 + bit_cast::<8, 6>(self.block_length.q.val())
                 + bit_cast::<8, 1>(self.same_ink.val().into());
             if !self.first_block.q.val() & !self.same_ink.val() {
                 // The block before may end right where this one starts.
-                self.skip_from.d.next = self.skip_from.q.val() | (self.last_gap.q.val() >> 1);
+                self.skip_from.d.next = self.skip_from.q.val() | (self.last_gap.val() >> 1);
             }
             self.first_block.d.next = false;
             self.previous_ink.d.next = self.block_ink.q.val();
@@ -261,7 +275,7 @@ impl Logic for ColourLineSolver {
         self.below_gap.value.next = bit_cast::<7, 8>(self.gap_at.q.val());
         self.painted.next = self.below_gap.below.val() & !self.covered.q.val();
         if self.paint_ink.q.val().any() {
-            self.covered.d.next = self.below_gap.below.val() | self.last_gap.q.val();
+            self.covered.d.next = self.below_gap.below.val() | self.last_gap.val();
         }
         // Each ink's row ORs in the states painted with it: a LUT4 and its
         // flip-flop a bit, one logic cell. (All four bits of a state under
@@ -340,12 +354,13 @@ impl Logic for ColourLineSolver {
             }
         }
         self.met_cell.d.next = self.cell_colours.q.val();
+        self.met_at.d.next = bit_cast::<5, 6>(self.walk.cursor.val());
         self.met_groups.d.next = self.next_met.val();
 
         // States past g_k are never reached (only g_k could step into them).
         if self.walk.laid_out.val() {
-            self.step_from.d.next = !(self.block_ends.val() | self.last_gap.q.val());
-            self.accept.d.next = self.last_gap.q.val() | (self.last_gap.q.val() >> 1);
+            self.step_from.d.next = !(self.block_ends.val() | self.last_gap.val());
+            self.accept.d.next = self.last_gap.val() | (self.last_gap.val() >> 1);
         }
         // The steps of the walk.
         if self.walk.going_forward.val() {
@@ -407,51 +422,69 @@ impl Logic for ColourLineSolver {
             self.cell_colours.d.next = self.cell_first.val();
         }
 
-        // Cells come out last first: each plane shifts up, and its bit 0
-        // takes the cell's colour (`<< 1` moved the plane below's bit 31
-        // there).
-        self.next_result.next = self.result_q.q.val() << 1;
+        // The met cell's colours: each class's groups ORed. It had them all
+        // before (an inked cell enters only states of its inks), so it was
+        // narrowed when one is missing.
+        self.met_colours.next = 0.into();
         for c in 0..COLOURS {
-            self.next_result.next = self
-                .next_result
+            self.met_colours.next = self
+                .met_colours
                 .val()
-                .replace_bit(32 * c, self.met_groups.q.val().get_bits::<GROUPS>(33 * c).any());
+                .replace_bit(c, self.met_groups.q.val().get_bits::<GROUPS>(33 * c).any());
         }
-        self.cell_narrowed.next = false;
-        for c in 0..COLOURS {
-            if self.met_cell.q.val().get_bit(c) & !self.next_result.val().get_bit(32 * c) {
-                self.cell_narrowed.next = true;
+        self.cell_narrowed.next = (self.met_cell.q.val() & !self.met_colours.val()).any();
+        // A cell's planes and its `narrowed` bit change together, at a
+        // load or at its meeting: one clock enable a cell, and a LUT4 in
+        // front of each flip-flop, with which it packs.
+        self.load.next = self.start.val() | self.latch.val();
+        self.next_planes.next = self.planes.q.val();
+        self.next_narrowed.next = self.narrowed_q.q.val();
+        self.met_low.next = 0.into();
+        if self.walk.met.val() & !self.load.val() {
+            self.met_low.next = Bits::<4>::from(1u64) << self.met_at.q.val().get_bits::<2>(0);
+        }
+        self.met_high.next = Bits::<8>::from(1u64) << self.met_at.q.val().get_bits::<3>(2);
+        for h in 0..8 {
+            for l in 0..4 {
+                if self.load.val() | (self.met_high.val().get_bit(h) & self.met_low.val().get_bit(l)) {
+                    for c in 0..COLOURS {
+                        self.next_planes.next = self.next_planes.val().replace_bit(
+                            32 * c + 4 * h + l,
+                            (self.load.val() & self.cells.val().get_bit(32 * c + 4 * h + l))
+                                | (!self.load.val() & self.met_colours.val().get_bit(c)),
+                        );
+                    }
+                    // (0 at a load. Its own select bits make each D a
+                    // LUT4 of its own, in the flip-flop's logic cell: a
+                    // D shared by all 32 was a LUT level and a route more
+                    // on the image's longest path.)
+                    self.next_narrowed.next = self.next_narrowed.val().replace_bit(
+                        4 * h + l,
+                        self.met_high.val().get_bit(h)
+                            & self.met_low.val().get_bit(l)
+                            & self.cell_narrowed.val(),
+                    );
+                }
             }
         }
-        if self.walk.met.val() {
-            self.result_q.d.next = self.next_result.val();
-            self.narrowed_q.d.next =
-                (self.narrowed_q.q.val() << 1) | bit_cast::<MAX_CELLS, 1>(self.cell_narrowed.val().into());
-        }
+        self.planes.d.next = self.next_planes.val();
+        self.narrowed_q.d.next = self.next_narrowed.val();
         self.feasible.next = self.feasible_q.q.val();
-        self.result.next = self.result_q.q.val();
         self.narrowed.next = self.narrowed_q.q.val();
         self.line.next = self.planes.q.val();
-        if self.latch.val() {
-            self.planes.d.next = self.cells.val();
-        }
 
         // Start: latch the line.
         if self.start.val() {
-            self.planes.d.next = self.cells.val();
             self.length_q.d.next = bit_cast::<8, 6>(self.length.val());
             self.gap_at.d.next = 0.into();
             self.needed.d.next = 0.into();
             self.too_long.d.next = false;
             self.first_block.d.next = true;
             self.gaps.d.next = 1.into();
-            self.last_gap.d.next = 1.into();
             self.skip_from.d.next = 0.into();
             self.masks.d.next = 0.into();
             self.covered.d.next = 1.into();
             self.states.d.next = 1.into();
-            self.result_q.d.next = 0.into();
-            self.narrowed_q.d.next = 0.into();
             self.feasible_q.d.next = false;
         }
     }

@@ -202,6 +202,12 @@ pub struct ColourSolver {
     at_column_word: DFF<Bit>,
     at_up_end: DFF<Bit>,
     at_save_write: DFF<Bit>,
+    // In Look, in Advance: the state decoded where the next state is
+    // chosen, so that the visit order's step (an enable of its wide
+    // registers) is a LUT4 from flip-flops. (Decoded from `state`, it was
+    // the image's longest path, at 84 MHz.)
+    at_look: DFF<Bit>,
+    at_advance: DFF<Bit>,
     // The crossing line of the cell being copied.
     cross_address: DFF<Bits<7>>,
     // The write, a cycle after it is decided (see `written`).
@@ -238,7 +244,6 @@ pub struct ColourSolver {
     done_q: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,
     detail_q: DFF<Bits<8>>,
-    next_line: Signal<Local, Bit>,
     read_address: Signal<Local, Bits<7>>,
     crossing_line: Signal<Local, Bits<7>>,
     // The crossing lines are rows (a column is visited).

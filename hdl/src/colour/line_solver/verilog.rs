@@ -20,10 +20,10 @@ module tb;
   reg [2:0] clue_ink = 0;
   wire [4:0] clue_address;
   wire busy, done, feasible;
-  wire [159:0] result;
-  top uut(.clock(clock), .start(start), .length(length), .blocks(blocks), .cells(cells),
+  wire [159:0] solved;
+  top uut(.clock(clock), .start(start), .latch(1'b0), .length(length), .blocks(blocks), .cells(cells),
       .clue_address(clue_address), .clue_length(clue_length), .clue_ink(clue_ink),
-      .busy(busy), .done(done), .result(result), .feasible(feasible));
+      .busy(busy), .done(done), .line(solved), .feasible(feasible));
   reg [63:0] stimulus [0:65535];
   integer lines, line, cycles, c;
   always #5 clock = ~clock;
@@ -48,7 +48,7 @@ for (line = 0; line < lines; line = line + 1) begin
     @(posedge clock); #1;
     cycles = cycles + 1;
   end
-  $display("%h %0d %0d", result, feasible, cycles);
+  $display("%h %0d %0d", solved, feasible, cycles);
 end
 $finish;
   end

@@ -41,6 +41,8 @@ impl Logic for ColourSolver {
             at_column_word,
             at_up_end,
             at_save_write,
+            at_look,
+            at_advance,
             cross_address,
             write_q,
             write_address,
@@ -103,9 +105,8 @@ impl Logic for ColourSolver {
         self.line_solver.latch.next = self.state.q.val() == State::ScanLoad;
         self.cells.scan.next = self.state.q.val() == State::ScanLoad;
         self.cells.word.next = self.board.read_data.val();
-        self.cells.before.next = self.line_solver.line.val();
+        self.cells.line.next = self.line_solver.line.val();
         self.cells.solved.next = false;
-        self.cells.after.next = self.line_solver.result.val();
         self.cells.narrowed.next = self.line_solver.narrowed.val();
         self.cells.taken.next = self.state.q.val() == State::CrossWord;
 
@@ -123,7 +124,7 @@ impl Logic for ColourSolver {
         self.at_save_write.d.next = self.state.q.val() == State::SaveRead;
         self.writer.word.next = self.board.read_data.val();
         self.writer.bit.next = self.line_bit.q.val();
-        self.writer.colours.next = self.cells.cell_after.val();
+        self.writer.colours.next = self.cells.cell.val();
         if self.at_row_word.q.val() {
             self.writer.bit.next = self.column_bit.q.val();
             self.writer.colours.next = self.cell_colours.q.val();
@@ -183,7 +184,7 @@ impl Logic for ColourSolver {
         self.tally.counter.next = self.counter.q.val();
         self.tally.rows.next = self.order.rows.val();
         self.tally.columns.next = self.order.columns.val();
-        self.tally.looking.next = self.state.q.val() == State::Look;
+        self.tally.looking.next = self.at_look.q.val();
         self.tally.line.next = self.order.line.val();
         self.tally.fixing.next = false;
         self.tally.undone.next = false;
@@ -257,7 +258,7 @@ impl Logic for ColourSolver {
         }
         self.line_word.next = 0.into();
         if self.written.q.val().get_bit(2) {
-            self.line_word.next = self.line_solver.result.val();
+            self.line_word.next = self.line_solver.line.val();
         }
         self.cell_word.next = 0.into();
         if self.written.q.val().get_bit(3) {
@@ -298,14 +299,13 @@ impl Logic for ColourSolver {
         self.counts.count_node.next = false;
         self.counts.count_backtrack.next = false;
         // A branch's colours: the lowest ink first, the rest second.
-        self.inks_had.next = self.cells.cell_before.val() & !Bits::<COLOURS>::from(1u64);
+        self.inks_had.next = self.cells.cell.val() & !Bits::<COLOURS>::from(1u64);
         self.ink_found.next = self.inks_had.val() & (!self.inks_had.val() + 1);
         // (An undo writes back the colours the cell had: `cell_colours`.)
         self.second_colours.next = self.cell_colours.q.val()
             & !((self.cell_colours.q.val() & !Bits::<COLOURS>::from(1u64))
                 & (!(self.cell_colours.q.val() & !Bits::<COLOURS>::from(1u64)) + 1));
         self.done_q.d.next = false;
-        self.next_line.next = false;
 
         match self.state.q.val() {
             State::Idle => {}
@@ -364,7 +364,7 @@ impl Logic for ColourSolver {
                 } else if self.order.line_dirty.val() {
                     self.state.d.next = State::Fetch;
                 } else {
-                    self.next_line.next = true;
+                    // (The visit order steps on: see the end.)
                     self.state.d.next = State::Seek;
                 }
             }
@@ -421,7 +421,6 @@ impl Logic for ColourSolver {
                 }
             }
             State::Advance => {
-                self.next_line.next = true;
                 self.state.d.next = State::Seek;
             }
             State::Check => {
@@ -554,7 +553,11 @@ impl Logic for ColourSolver {
                 self.state.d.next = State::Idle;
             }
         }
-        self.order.advance.next = self.next_line.val();
+        // On to the next line: from Look with some line dirty but not this
+        // one, and from Advance.
+        self.order.advance.next =
+            (self.at_look.q.val() & self.order.any_dirty.val() & !self.order.line_dirty.val())
+                | self.at_advance.q.val();
 
         // n and m ones: a row's cells and a column's.
         self.row_ones.value.next = self.columns.val();
@@ -583,6 +586,8 @@ impl Logic for ColourSolver {
             self.done_q.d.next = false;
         }
 
+        self.at_look.d.next = self.state.d.val() == State::Look;
+        self.at_advance.d.next = self.state.d.val() == State::Advance;
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
         self.tally.busy.next = self.busy.val();
         self.done.next = self.done_q.q.val();
