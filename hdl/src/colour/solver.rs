@@ -119,9 +119,11 @@ enum Update {
 pub mod written {
     pub const CLEAR_ROW: u64 = 1;
     pub const CLEAR_COLUMN: u64 = 2;
+    /// The line solver's line: a visit's result, or at a save the row
+    /// read, which the line solver keeps (as it keeps a scanned row).
     pub const LINE: u64 = 4;
-    /// The cell writer's word: a cell written, or at a save the word read
-    /// with no cell written (one source fewer in the multiplexer).
+    /// A cell: the cell writer's colours, the block RAM's mask keeping
+    /// every other cell.
     pub const CELL: u64 = 8;
 }
 
@@ -201,7 +203,6 @@ pub struct ColourSolver {
     at_row_word: DFF<Bit>,
     at_column_word: DFF<Bit>,
     at_up_end: DFF<Bit>,
-    at_save_write: DFF<Bit>,
     // In Look, in Advance: the state decoded where the next state is
     // chosen, so that the visit order's step (an enable of its wide
     // registers) is a LUT4 from flip-flops. (Decoded from `state`, it was
@@ -248,10 +249,11 @@ pub struct ColourSolver {
     crossing_line: Signal<Local, Bits<7>>,
     // The crossing lines are rows (a column is visited).
     crossing_rows: Signal<Local, Bit>,
-    clear_word: Signal<Local, Bits<PLANE_BITS>>,
     line_word: Signal<Local, Bits<PLANE_BITS>>,
-    cell_word: Signal<Local, Bits<PLANE_BITS>>,
-    clear_cells: Signal<Local, Bits<32>>,
+    write_word: Signal<Local, Bits<PLANE_BITS>>,
+    // The cells a clear or a cell write fills, and with which colours.
+    fill_cells: Signal<Local, Bits<32>>,
+    fill_colours: Signal<Local, Bits<8>>,
     row_freedom: Signal<Local, Bits<16>>,
     row_ones: Thermometer<32>,
     last_row: Signal<Local, Bits<7>>,

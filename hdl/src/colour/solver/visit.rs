@@ -40,7 +40,6 @@ impl Logic for ColourSolver {
             at_row_word,
             at_column_word,
             at_up_end,
-            at_save_write,
             at_look,
             at_advance,
             cross_address,
@@ -102,7 +101,10 @@ impl Logic for ColourSolver {
         self.line_solver.start.next = self.start_line.q.val();
         self.start_line.d.next = false;
 
-        self.line_solver.latch.next = self.state.q.val() == State::ScanLoad;
+        // The line solver keeps a scanned row, and a saved row on its way
+        // to the kept rows (see `written`).
+        self.line_solver.latch.next =
+            (self.state.q.val() == State::ScanLoad) | (self.state.q.val() == State::SaveWrite);
         self.cells.scan.next = self.state.q.val() == State::ScanLoad;
         self.cells.word.next = self.board.read_data.val();
         self.cells.line.next = self.line_solver.line.val();
@@ -121,7 +123,6 @@ impl Logic for ColourSolver {
         self.at_row_word.d.next = self.state.q.val() == State::UpRow;
         self.at_column_word.d.next = self.state.q.val() == State::UpColumn;
         self.at_up_end.d.next = self.state.q.val() == State::UpColumnWord;
-        self.at_save_write.d.next = self.state.q.val() == State::SaveRead;
         self.writer.word.next = self.board.read_data.val();
         self.writer.bit.next = self.line_bit.q.val();
         self.writer.colours.next = self.cells.cell.val();
@@ -132,11 +133,6 @@ impl Logic for ColourSolver {
         if self.at_column_word.q.val() {
             self.writer.bit.next = self.row_bit.q.val();
             self.writer.colours.next = self.cell_colours.q.val();
-        }
-        // A save copies the word read with no cell written (SaveRead is
-        // always followed by SaveWrite).
-        if self.at_save_write.q.val() {
-            self.writer.bit.next = 0.into();
         }
 
         // The trail: a narrowed cell while searching (a row's cell j is
@@ -239,35 +235,42 @@ impl Logic for ColourSolver {
 
         // Its write port, a cycle after the write is decided: an AND-OR of
         // the sources under their one-hot selects (`written`, bits as
-        // `super::written`).
-        self.clear_cells.next = 0.into();
+        // `super::written`). A clear fills the board's cells with its
+        // colours, a cell write every cell with the cell's (the mask keeps
+        // all but one): one LUT4 a bit with the line's.
+        self.fill_cells.next = 0.into();
+        self.fill_colours.next = self.planes.q.val();
         if self.written.q.val().get_bit(0) {
-            self.clear_cells.next = self.row_cells.q.val();
+            self.fill_cells.next = self.row_cells.q.val();
         }
         if self.written.q.val().get_bit(1) {
-            self.clear_cells.next = self.column_cells.q.val();
+            self.fill_cells.next = self.column_cells.q.val();
         }
-        self.clear_word.next = 0.into();
-        for c in 0..COLOURS {
-            for i in 0..32 {
-                self.clear_word.next = self.clear_word.val().replace_bit(
-                    32 * c + i,
-                    self.planes.q.val().get_bit(c) & self.clear_cells.val().get_bit(i),
-                );
-            }
+        if self.written.q.val().get_bit(3) {
+            self.fill_cells.next = 0xFFFF_FFFF_u64.into();
+            self.fill_colours.next = bit_cast::<8, COLOURS>(self.writer.written_colours.val());
         }
         self.line_word.next = 0.into();
         if self.written.q.val().get_bit(2) {
             self.line_word.next = self.line_solver.line.val();
         }
-        self.cell_word.next = 0.into();
-        if self.written.q.val().get_bit(3) {
-            self.cell_word.next = self.writer.written.val();
+        self.write_word.next = self.line_word.val();
+        for c in 0..COLOURS {
+            for i in 0..32 {
+                self.write_word.next = self.write_word.val().replace_bit(
+                    32 * c + i,
+                    self.line_word.val().get_bit(32 * c + i)
+                        | (self.fill_colours.val().get_bit(c) & self.fill_cells.val().get_bit(i)),
+                );
+            }
         }
         self.board.write_enable.next = self.write_q.q.val();
         self.board.write_address.next = self.write_address.q.val();
         self.board.write_keep.next = 0.into();
-        self.board.write_data.next = self.clear_word.val() | self.line_word.val() | self.cell_word.val();
+        if self.written.q.val().get_bit(3) {
+            self.board.write_keep.next = self.writer.keep.val();
+        }
+        self.board.write_data.next = self.write_word.val();
         self.write_q.d.next = false;
 
         // n·inks, the freedom a row adds at the clear.
@@ -537,7 +540,7 @@ impl Logic for ColourSolver {
             State::SaveWrite => {
                 self.write_q.d.next = true;
                 self.write_address.d.next = bit_cast::<7, 5>(self.save_row.q.val()) | 64;
-                self.written.d.next = 8.into(); // CELL: the word read
+                self.written.d.next = 4.into(); // LINE: the row read, kept
                 self.save_row.d.next = self.save_row.q.val() + 1;
                 self.state.d.next = State::SaveRead;
                 // (Not save_row + 1 == m: the add before the compare was a
