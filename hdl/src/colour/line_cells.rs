@@ -18,7 +18,7 @@
 //!   solver takes it): `fresh` = its cells with more than one colour;
 //! * then the [`FreshFinder`] numbers the lowest cell of `fresh` a cycle
 //!   later (`lowest_cell`), and gives it as a bit (`copied_bit`), with its
-//!   colours in `line` (`cell`), a cycle after that;
+//!   colours in `line` (`copied_colours`), a cycle after that;
 //! * `taken`: the cell at `copied_bit` leaves `fresh`.
 
 use crate::clue::fresh_finder::FreshFinder;
@@ -40,7 +40,7 @@ pub struct ColourLineCells {
     pub lowest_cell: Signal<Out, Bits<5>>,
     /// The same cell as a bit, a cycle later, and its colours.
     pub copied_bit: Signal<Out, Bits<MAX_CELLS>>,
-    pub cell: Signal<Out, Bits<COLOURS>>,
+    pub copied_colours: Signal<Out, Bits<COLOURS>>,
     finder: FreshFinder,
     fresh: DFF<Bits<MAX_CELLS>>,
     // Per cell: has some colour; has two or more.
@@ -75,9 +75,9 @@ impl Logic for ColourLineCells {
         if self.taken.val() {
             self.fresh.d.next = self.fresh.q.val() & !self.copied_bit.val();
         }
-        self.cell.next = 0.into();
+        self.copied_colours.next = 0.into();
         for c in 0..COLOURS {
-            self.cell.next = self.cell.val().replace_bit(
+            self.copied_colours.next = self.copied_colours.val().replace_bit(
                 c,
                 (self.line.val().get_bits::<32>(32 * c) & self.copied_bit.val()).any(),
             );

@@ -125,7 +125,7 @@ impl Logic for ColourSolver {
         self.at_up_end.d.next = self.state.q.val() == State::UpColumnWord;
         self.writer.word.next = self.board.read_data.val();
         self.writer.bit.next = self.line_bit.q.val();
-        self.writer.colours.next = self.cells.cell.val();
+        self.writer.colours.next = self.cells.copied_colours.val();
         if self.at_row_word.q.val() {
             self.writer.bit.next = self.column_bit.q.val();
             self.writer.colours.next = self.cell_colours.q.val();
@@ -302,7 +302,7 @@ impl Logic for ColourSolver {
         self.counts.count_node.next = false;
         self.counts.count_backtrack.next = false;
         // A branch's colours: the lowest ink first, the rest second.
-        self.inks_had.next = self.cells.cell.val() & !Bits::<COLOURS>::from(1u64);
+        self.inks_had.next = self.cells.copied_colours.val() & !Bits::<COLOURS>::from(1u64);
         self.ink_found.next = self.inks_had.val() & (!self.inks_had.val() + 1);
         // (An undo writes back the colours the cell had: `cell_colours`.)
         self.second_colours.next = self.cell_colours.q.val()
