@@ -179,7 +179,6 @@ pub struct ColourLineSolver {
     met_colours: Signal<Local, Bits<8>>,
     cell_narrowed: Signal<Local, Bit>,
     next_planes: Signal<Local, Bits<PLANE_BITS>>,
-    next_narrowed: Signal<Local, Bits<MAX_CELLS>>,
 }
 
 impl Logic for ColourLineSolver {
@@ -433,14 +432,15 @@ impl Logic for ColourLineSolver {
                 .replace_bit(c, self.met_groups.q.val().get_bits::<GROUPS>(33 * c).any());
         }
         self.cell_narrowed.next = (self.met_cell.q.val() & !self.met_colours.val()).any();
-        // A cell's planes and its `narrowed` bit change together, at a
-        // load or at its meeting: one clock enable a cell, and a LUT4 in
-        // front of each flip-flop, with which it packs.
+        // A cell's planes change at a load or at its meeting: one clock
+        // enable a cell, and a LUT4 in front of each flip-flop, with which
+        // it packs. `narrowed` shifts up a bit at each meeting (cells come
+        // last first), so that `cell_narrowed` feeds one flip-flop: fed to
+        // 32 beside the planes, it was the image's longest path (87 MHz).
         self.load.next = self.start.val() | self.latch.val();
         self.next_planes.next = self.planes.q.val();
-        self.next_narrowed.next = self.narrowed_q.q.val();
         self.met_low.next = 0.into();
-        if self.walk.met.val() & !self.load.val() {
+        if self.walk.met.val() {
             self.met_low.next = Bits::<4>::from(1u64) << self.met_at.q.val().get_bits::<2>(0);
         }
         self.met_high.next = Bits::<8>::from(1u64) << self.met_at.q.val().get_bits::<3>(2);
@@ -454,21 +454,14 @@ impl Logic for ColourLineSolver {
                                 | (!self.load.val() & self.met_colours.val().get_bit(c)),
                         );
                     }
-                    // (0 at a load. Its own select bits make each D a
-                    // LUT4 of its own, in the flip-flop's logic cell: a
-                    // D shared by all 32 was a LUT level and a route more
-                    // on the image's longest path.)
-                    self.next_narrowed.next = self.next_narrowed.val().replace_bit(
-                        4 * h + l,
-                        self.met_high.val().get_bit(h)
-                            & self.met_low.val().get_bit(l)
-                            & self.cell_narrowed.val(),
-                    );
                 }
             }
         }
         self.planes.d.next = self.next_planes.val();
-        self.narrowed_q.d.next = self.next_narrowed.val();
+        if self.walk.met.val() {
+            self.narrowed_q.d.next =
+                (self.narrowed_q.q.val() << 1) | bit_cast::<MAX_CELLS, 1>(self.cell_narrowed.val().into());
+        }
         self.feasible.next = self.feasible_q.q.val();
         self.narrowed.next = self.narrowed_q.q.val();
         self.line.next = self.planes.q.val();
@@ -485,6 +478,7 @@ impl Logic for ColourLineSolver {
             self.masks.d.next = 0.into();
             self.covered.d.next = 1.into();
             self.states.d.next = 1.into();
+            self.narrowed_q.d.next = 0.into();
             self.feasible_q.d.next = false;
         }
     }
