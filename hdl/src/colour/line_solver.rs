@@ -173,7 +173,7 @@ pub struct ColourLineSolver {
     load: Signal<Local, Bit>,
     // The met cell, decoded in two halves: its place mod 4 (with `met`),
     // and its place div 4. (A one-hot register of it, 32 flip-flops and
-    // their decoders, took about 45 logic cells more.)
+    // their decoders, took about 30 logic cells more.)
     met_low: Signal<Local, Bits<4>>,
     met_high: Signal<Local, Bits<8>>,
     met_colours: Signal<Local, Bits<8>>,

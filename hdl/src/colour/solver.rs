@@ -250,8 +250,9 @@ pub struct ColourSolver {
     // The crossing lines are rows (a column is visited).
     crossing_rows: Signal<Local, Bit>,
     line_word: Signal<Local, Bits<PLANE_BITS>>,
-    write_word: Signal<Local, Bits<PLANE_BITS>>,
-    // The cells a clear or a cell write fills, and with which colours.
+    // The cells a clear or a cell write fills, with which colours, and
+    // the word that makes.
+    fill_word: Signal<Local, Bits<PLANE_BITS>>,
     fill_cells: Signal<Local, Bits<32>>,
     fill_colours: Signal<Local, Bits<8>>,
     row_freedom: Signal<Local, Bits<16>>,

@@ -155,10 +155,10 @@ fn verilog_synthesises() {
         println!("colour line solver, {INKS} inks: {luts} LUT4s, {carries} carry cells, {brams} block RAMs");
         // The forward store: 64 bits, four SB_RAM40_4K.
         assert_eq!(brams, 4, "block RAMs of the colour line solver");
-        // 2 485 LUT4s and 42 carry cells on 2026-11-29 (2 373 and 439 on
+        // 2 452 LUT4s and 42 carry cells on 2026-11-29 (2 373 and 439 on
         // 2026-11-27, before the thermometer, `narrowed` and the meeting
         // of F_{p+1} with B_{p+1}; 2 222 before the result was written over
-        // the line and the last gap decoded from its place: 263 LUT4s more,
+        // the line and the last gap decoded from its place: 230 LUT4s more,
         // most packed with a flip-flop that took a logic cell alone, and
         // 221 flip-flops fewer).
         assert!(

@@ -254,13 +254,12 @@ impl Logic for ColourSolver {
         if self.written.q.val().get_bit(2) {
             self.line_word.next = self.line_solver.line.val();
         }
-        self.write_word.next = self.line_word.val();
+        self.fill_word.next = 0.into();
         for c in 0..COLOURS {
             for i in 0..32 {
-                self.write_word.next = self.write_word.val().replace_bit(
+                self.fill_word.next = self.fill_word.val().replace_bit(
                     32 * c + i,
-                    self.line_word.val().get_bit(32 * c + i)
-                        | (self.fill_colours.val().get_bit(c) & self.fill_cells.val().get_bit(i)),
+                    self.fill_colours.val().get_bit(c) & self.fill_cells.val().get_bit(i),
                 );
             }
         }
@@ -270,7 +269,7 @@ impl Logic for ColourSolver {
         if self.written.q.val().get_bit(3) {
             self.board.write_keep.next = self.writer.keep.val();
         }
-        self.board.write_data.next = self.write_word.val();
+        self.board.write_data.next = self.line_word.val() | self.fill_word.val();
         self.write_q.d.next = false;
 
         // n·inks, the freedom a row adds at the clear.
