@@ -209,6 +209,10 @@ pub struct ColourSolver {
     // the image's longest path, at 84 MHz.)
     at_look: DFF<Bit>,
     at_advance: DFF<Bit>,
+    // In UpColumnWord of a branch (not an undo): the visit order goes to
+    // the branch's row. Decoded where the next state is chosen, as
+    // `at_look` (from `state`, it was the image's longest path, at 90 MHz).
+    at_branch_word: DFF<Bit>,
     // The crossing line of the cell being copied.
     cross_address: DFF<Bits<7>>,
     // The write, a cycle after it is decided (see `written`).

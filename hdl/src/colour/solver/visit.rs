@@ -42,6 +42,7 @@ impl Logic for ColourSolver {
             at_up_end,
             at_look,
             at_advance,
+            at_branch_word,
             cross_address,
             write_q,
             write_address,
@@ -166,7 +167,7 @@ impl Logic for ColourSolver {
         self.order.crossing.next = self.state.q.val() == State::CrossWord;
         self.order.marking.next = false;
         self.order.forgetting.next = false;
-        self.order.to_guess.next = false;
+        self.order.to_guess.next = self.at_branch_word.q.val();
         self.order.guess_row.next = bit_cast::<6, 5>(self.cell_row.q.val());
         self.order.line_bit.next = bit_cast::<64, 32>(self.line_bit.q.val());
         self.order.copied_bit.next = bit_cast::<64, 32>(self.cells.copied_bit.val());
@@ -486,9 +487,8 @@ impl Logic for ColourSolver {
             State::UpColumnWord => {
                 self.write_q.d.next = true;
                 self.write_address.d.next = bit_cast::<7, 5>(self.cell_column.q.val()) | 32;
+                // (A branch: the visit order goes to its row, by `at_branch_word`.)
                 self.written.d.next = 8.into(); // CELL
-                                                // A branch: line logic goes on from its row.
-                self.order.to_guess.next = self.update.q.val() != Update::Undo;
                 self.state.d.next = State::UpEnd;
             }
             State::UpEnd => {
@@ -590,6 +590,9 @@ impl Logic for ColourSolver {
 
         self.at_look.d.next = self.state.d.val() == State::Look;
         self.at_advance.d.next = self.state.d.val() == State::Advance;
+        // (`update` does not change from UpColumn to UpColumnWord.)
+        self.at_branch_word.d.next =
+            (self.state.d.val() == State::UpColumnWord) & (self.update.q.val() != Update::Undo);
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
         self.tally.busy.next = self.busy.val();
         self.done.next = self.done_q.q.val();
