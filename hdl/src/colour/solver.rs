@@ -209,10 +209,17 @@ pub struct ColourSolver {
     // the image's longest path, at 84 MHz.)
     at_look: DFF<Bit>,
     at_advance: DFF<Bit>,
-    // In UpColumnWord of a branch (not an undo): the visit order goes to
-    // the branch's row. Decoded where the next state is chosen, as
-    // `at_look` (from `state`, it was the image's longest path, at 90 MHz).
+    // The visit order's other pulses, registered the same way (each was
+    // in turn the image's longest path, at 85-90 MHz): in UpColumnWord of
+    // a branch (not an undo), go to the branch's row; in Clear; crossing
+    // (CrossWord, or UpEnd of a branch); marking (UpEnd of a branch).
+    // Forgetting is set in Check and reaches the order a cycle later, in
+    // UndoRead, which reads no dirty bit.
     at_branch_word: DFF<Bit>,
+    at_clear: DFF<Bit>,
+    crossing_q: DFF<Bit>,
+    marking_q: DFF<Bit>,
+    forgetting_q: DFF<Bit>,
     // The crossing line of the cell being copied.
     cross_address: DFF<Bits<7>>,
     // The write, a cycle after it is decided (see `written`).

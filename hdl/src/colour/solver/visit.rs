@@ -43,6 +43,10 @@ impl Logic for ColourSolver {
             at_look,
             at_advance,
             at_branch_word,
+            at_clear,
+            crossing_q,
+            marking_q,
+            forgetting_q,
             cross_address,
             write_q,
             write_address,
@@ -160,13 +164,14 @@ impl Logic for ColourSolver {
         self.order.start_columns.next = self.columns.val();
         self.order.abort.next = self.abort.val();
         self.order.narrow.next = true;
-        self.order.clearing.next = self.state.q.val() == State::Clear;
+        self.order.clearing.next = self.at_clear.q.val();
         self.order.counter.next = self.counter.q.val();
         self.order.cleaning.next = self.cleaning.q.val();
         self.cleaning.d.next = false;
-        self.order.crossing.next = self.state.q.val() == State::CrossWord;
-        self.order.marking.next = false;
-        self.order.forgetting.next = false;
+        self.order.crossing.next = self.crossing_q.q.val();
+        self.order.marking.next = self.marking_q.q.val();
+        self.order.forgetting.next = self.forgetting_q.q.val();
+        self.forgetting_q.d.next = false;
         self.order.to_guess.next = self.at_branch_word.q.val();
         self.order.guess_row.next = bit_cast::<6, 5>(self.cell_row.q.val());
         self.order.line_bit.next = bit_cast::<64, 32>(self.line_bit.q.val());
@@ -177,7 +182,7 @@ impl Logic for ColourSolver {
         }
 
         self.tally.start.next = self.start.val();
-        self.tally.clearing.next = self.state.q.val() == State::Clear;
+        self.tally.clearing.next = self.at_clear.q.val();
         self.tally.counter.next = self.counter.q.val();
         self.tally.rows.next = self.order.rows.val();
         self.tally.columns.next = self.order.columns.val();
@@ -440,7 +445,7 @@ impl Logic for ColourSolver {
                     self.state.d.next = State::ScanRead;
                     if self.backtracking.q.val() {
                         self.counts.count_backtrack.next = true;
-                        self.order.forgetting.next = true;
+                        self.forgetting_q.d.next = true;
                         self.state.d.next = State::UndoRead;
                     }
                 }
@@ -494,8 +499,7 @@ impl Logic for ColourSolver {
             State::UpEnd => {
                 if self.update.q.val() != Update::Undo {
                     // The branch's row and column are dirty.
-                    self.order.marking.next = true;
-                    self.order.crossing.next = true;
+                    // (The order marks and crosses: `marking_q`, `crossing_q`.)
                     self.state.d.next = State::Seek;
                 } else if !self.giving_up.q.val() & self.undone_first.q.val() {
                     // Its second branch: every other colour it had.
@@ -584,6 +588,7 @@ impl Logic for ColourSolver {
         if self.abort.val() {
             self.state.d.next = State::Idle;
             self.write_q.d.next = false;
+            self.forgetting_q.d.next = false;
             self.start_line.d.next = false;
             self.done_q.d.next = false;
         }
@@ -593,6 +598,9 @@ impl Logic for ColourSolver {
         // (`update` does not change from UpColumn to UpColumnWord.)
         self.at_branch_word.d.next =
             (self.state.d.val() == State::UpColumnWord) & (self.update.q.val() != Update::Undo);
+        self.at_clear.d.next = self.state.d.val() == State::Clear;
+        self.marking_q.d.next = (self.state.d.val() == State::UpEnd) & (self.update.q.val() != Update::Undo);
+        self.crossing_q.d.next = (self.state.d.val() == State::CrossWord) | self.marking_q.d.val();
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
         self.tally.busy.next = self.busy.val();
         self.done.next = self.done_q.q.val();
