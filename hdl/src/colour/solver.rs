@@ -220,6 +220,11 @@ pub struct ColourSolver {
     crossing_q: DFF<Bit>,
     marking_q: DFF<Bit>,
     forgetting_q: DFF<Bit>,
+    // In ScanLoad, in SaveWrite, registered the same way: the line
+    // solver's `latch` enables its 160 plane flip-flops (decoded from
+    // `state`, an 89 MHz path).
+    at_scan_load: DFF<Bit>,
+    at_save_write: DFF<Bit>,
     // The crossing line of the cell being copied.
     cross_address: DFF<Bits<7>>,
     // The write, a cycle after it is decided (see `written`).
@@ -252,6 +257,11 @@ pub struct ColourSolver {
     cell_row: DFF<Bits<5>>,
     cell_column: DFF<Bits<5>>,
     cell_colours: DFF<Bits<COLOURS>>,
+    // A first branch's colour (the lowest ink of the copied cell, read in
+    // BranchColours), registered: it reaches `cell_colours` in UpRow,
+    // which only UpRowWord reads (through the line in hand's 32-way
+    // multiplexer and the lowest-ink pick, it was an 87 MHz path).
+    ink_found_q: DFF<Bits<COLOURS>>,
     undone_first: DFF<Bit>,
     done_q: DFF<Bit>,
     outcome_q: DFF<Bits<3>>,

@@ -47,6 +47,8 @@ impl Logic for ColourSolver {
             crossing_q,
             marking_q,
             forgetting_q,
+            at_scan_load,
+            at_save_write,
             cross_address,
             write_q,
             write_address,
@@ -69,6 +71,7 @@ impl Logic for ColourSolver {
             cell_row,
             cell_column,
             cell_colours,
+            ink_found_q,
             undone_first,
             done_q,
             outcome_q,
@@ -108,9 +111,8 @@ impl Logic for ColourSolver {
 
         // The line solver keeps a scanned row, and a saved row on its way
         // to the kept rows (see `written`).
-        self.line_solver.latch.next =
-            (self.state.q.val() == State::ScanLoad) | (self.state.q.val() == State::SaveWrite);
-        self.cells.scan.next = self.state.q.val() == State::ScanLoad;
+        self.line_solver.latch.next = self.at_scan_load.q.val() | self.at_save_write.q.val();
+        self.cells.scan.next = self.at_scan_load.q.val();
         self.cells.word.next = self.board.read_data.val();
         self.cells.line.next = self.line_solver.line.val();
         self.cells.solved.next = false;
@@ -309,6 +311,7 @@ impl Logic for ColourSolver {
         // A branch's colours: the lowest ink first, the rest second.
         self.inks_had.next = self.cells.copied_colours.val() & !Bits::<COLOURS>::from(1u64);
         self.ink_found.next = self.inks_had.val() & (!self.inks_had.val() + 1);
+        self.ink_found_q.d.next = self.ink_found.val();
         // (An undo writes back the colours the cell had: `cell_colours`.)
         self.second_colours.next = self.cell_colours.q.val()
             & !((self.cell_colours.q.val() & !Bits::<COLOURS>::from(1u64))
@@ -469,12 +472,15 @@ impl Logic for ColourSolver {
             }
             State::BranchColours => {
                 self.cell_row.d.next = self.scan_row.q.val();
-                self.cell_colours.d.next = self.ink_found.val();
+                // (Its colour reaches `cell_colours` in UpRow: `ink_found_q`.)
                 self.update.d.next = Update::FirstBranch;
                 self.counts.count_node.next = true;
                 self.state.d.next = State::UpRow;
             }
             State::UpRow => {
+                if self.update.q.val() == Update::FirstBranch {
+                    self.cell_colours.d.next = self.ink_found_q.q.val();
+                }
                 self.state.d.next = State::UpRowWord;
             }
             State::UpRowWord => {
@@ -599,6 +605,8 @@ impl Logic for ColourSolver {
         self.at_branch_word.d.next =
             (self.state.d.val() == State::UpColumnWord) & (self.update.q.val() != Update::Undo);
         self.at_clear.d.next = self.state.d.val() == State::Clear;
+        self.at_scan_load.d.next = self.state.d.val() == State::ScanLoad;
+        self.at_save_write.d.next = self.state.d.val() == State::SaveWrite;
         self.marking_q.d.next = (self.state.d.val() == State::UpEnd) & (self.update.q.val() != Update::Undo);
         self.crossing_q.d.next = (self.state.d.val() == State::CrossWord) | self.marking_q.d.val();
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
