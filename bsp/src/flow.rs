@@ -350,6 +350,7 @@ pub fn build(verilog: &str, opts: &BuildOptions, mut progress: impl FnMut(&str))
         "top.asc",
         "top.bin",
         "report.json",
+        "top.sdf",
         "yosys.log",
         "nextpnr.log",
     ] {
@@ -434,6 +435,9 @@ fn place_and_route(
             "-l",
             "nextpnr.log",
             "-q",
+            // Every net's delay, for bsp/tools/slack.py (all failing paths).
+            "--sdf",
+            "top.sdf",
         ]);
     if asc {
         cmd.args(["--asc", "top.asc"]);
