@@ -200,6 +200,10 @@ impl Logic for ColourPacker {
         if self.plane_4.val().get_bit(self.column.q.val().index()) {
             self.column_cell.next = self.column_cell.val() | 16;
         }
+        // Taken every cycle, read only in Shift, which always follows
+        // Fetch: under Fetch's enable, the block RAM's word went through
+        // the multiplexers into set and reset logic, an 88 MHz path.
+        self.picked.d.next = self.column_cell.val();
         // A cell with one colour: its index (colours 1 and 3 have bit 0).
         self.index.next = 0.into();
         if self.picked.q.val().get_bit(1) | self.picked.q.val().get_bit(3) {
@@ -225,7 +229,6 @@ impl Logic for ColourPacker {
                 }
             }
             PackStep::Fetch => {
-                self.picked.d.next = self.column_cell.val();
                 self.step.d.next = PackStep::Shift;
             }
             PackStep::Shift => {
