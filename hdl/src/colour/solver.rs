@@ -225,7 +225,13 @@ pub struct ColourSolver {
     // `state`, an 89 MHz path).
     at_scan_load: DFF<Bit>,
     at_save_write: DFF<Bit>,
-    // The crossing line of the cell being copied.
+    // In CrossRead: the crossing line's address (from the fresh finder's
+    // lowest cell) goes to the board's read port through one multiplexer
+    // of its own (in the state's, it was a 92.7 MHz path).
+    at_cross_read: DFF<Bit>,
+    // The crossing line of the cell being copied, taken every cycle: it
+    // is read in CrossWord and CrossWrite, and the lowest fresh cell it
+    // comes from holds from CrossRead to CrossWord.
     cross_address: DFF<Bits<7>>,
     // The write, a cycle after it is decided (see `written`).
     write_q: DFF<Bit>,

@@ -49,6 +49,7 @@ impl Logic for ColourSolver {
             forgetting_q,
             at_scan_load,
             at_save_write,
+            at_cross_read,
             cross_address,
             write_q,
             write_address,
@@ -199,13 +200,11 @@ impl Logic for ColourSolver {
         self.crossing_rows.next = !self.order.is_column.val();
         self.crossing_line.next = (bit_cast::<7, 1>(self.crossing_rows.val().into()) << 5)
             | bit_cast::<7, 5>(self.cells.lowest_cell.val());
+        self.cross_address.d.next = self.crossing_line.val();
         self.read_address.next = 0.into();
         match self.state.q.val() {
             State::Fetch => {
                 self.read_address.next = self.line_address.q.val();
-            }
-            State::CrossRead => {
-                self.read_address.next = self.crossing_line.val();
             }
             State::ScanRead => {
                 self.read_address.next = bit_cast::<7, 5>(self.scan_row.q.val());
@@ -229,6 +228,9 @@ impl Logic for ColourSolver {
                 }
             }
             _ => {}
+        }
+        if self.at_cross_read.q.val() {
+            self.read_address.next = self.crossing_line.val();
         }
         self.board.read_address.next = self.read_address.val();
         self.board.read_used.next = (self.state.q.val() == State::Load)
@@ -413,7 +415,6 @@ impl Logic for ColourSolver {
                 }
             }
             State::CrossRead => {
-                self.cross_address.d.next = self.crossing_line.val();
                 self.state.d.next = State::CrossWord;
             }
             State::CrossWord => {
@@ -607,6 +608,7 @@ impl Logic for ColourSolver {
         self.at_clear.d.next = self.state.d.val() == State::Clear;
         self.at_scan_load.d.next = self.state.d.val() == State::ScanLoad;
         self.at_save_write.d.next = self.state.d.val() == State::SaveWrite;
+        self.at_cross_read.d.next = self.state.d.val() == State::CrossRead;
         self.marking_q.d.next = (self.state.d.val() == State::UpEnd) & (self.update.q.val() != Update::Undo);
         self.crossing_q.d.next = (self.state.d.val() == State::CrossWord) | self.marking_q.d.val();
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
