@@ -78,6 +78,10 @@ pub struct ColourPacker {
     /// The last map is out: the status next.
     pub done: Signal<Out, Bit>,
     step: DFF<PackStep>,
+    // In Emit: decoded where the next step is chosen, so that `emit`, the
+    // sender's load, is a LUT4 from flip-flops (from `step`, an 89 MHz
+    // path to the sender's enables).
+    at_emit: DFF<Bit>,
     map: DFF<Map>,
     kept_q: DFF<Bit>,
     // The colour of a POSSIBLE map.
@@ -131,6 +135,7 @@ impl Default for ColourPacker {
             message: Default::default(),
             done: Default::default(),
             step: Default::default(),
+            at_emit: Default::default(),
             map: Default::default(),
             kept_q: Default::default(),
             colour: Default::default(),
@@ -164,6 +169,7 @@ impl Logic for ColourPacker {
             self,
             clock,
             step,
+            at_emit,
             map,
             kept_q,
             colour,
@@ -265,17 +271,8 @@ impl Logic for ColourPacker {
                     self.step.d.next = PackStep::Emit;
                 }
             }
-            PackStep::Emit => {
-                if !self.pending.val() {
-                    self.emit.next = true;
-                    self.pack.d.next = 0.into();
-                    self.packed_cells.d.next = 0.into();
-                    self.step.d.next = PackStep::Request;
-                    if self.map_end.q.val() {
-                        self.step.d.next = PackStep::Next;
-                    }
-                }
-            }
+            // (Emit: below, by `at_emit`.)
+            PackStep::Emit => {}
             PackStep::Next => {
                 // VALUES, then for SEVERAL the SECOND from the board; or
                 // the POSSIBLE maps, colour 0 to the board's last; then
@@ -310,6 +307,15 @@ impl Logic for ColourPacker {
             }
         }
 
+        if self.at_emit.q.val() & !self.pending.val() {
+            self.emit.next = true;
+            self.pack.d.next = 0.into();
+            self.packed_cells.d.next = 0.into();
+            self.step.d.next = PackStep::Request;
+            if self.map_end.q.val() {
+                self.step.d.next = PackStep::Next;
+            }
+        }
         if self.restart.val() {
             self.row.d.next = 0.into();
             self.column.d.next = 0.into();
@@ -331,6 +337,7 @@ impl Logic for ColourPacker {
         if self.stop.val() {
             self.step.d.next = PackStep::Request;
         }
+        self.at_emit.d.next = self.step.d.val() == PackStep::Emit;
 
         self.read_row.next = self.row.q.val();
         self.read_kept.next = self.kept_q.q.val();

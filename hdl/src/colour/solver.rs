@@ -225,10 +225,17 @@ pub struct ColourSolver {
     // `state`, an 89 MHz path).
     at_scan_load: DFF<Bit>,
     at_save_write: DFF<Bit>,
-    // In CrossRead: the crossing line's address (from the fresh finder's
-    // lowest cell) goes to the board's read port through one multiplexer
-    // of its own (in the state's, it was a 92.7 MHz path).
+    // The states that read the board, registered the same way: the read
+    // address is an AND-OR of each one's address under its flag (a
+    // multiplexer on `state` was a 92.7 MHz path, from the fresh finder's
+    // lowest cell through the crossing line's address; then from `state`).
+    at_fetch: DFF<Bit>,
     at_cross_read: DFF<Bit>,
+    at_scan_read: DFF<Bit>,
+    at_up_row: DFF<Bit>,
+    at_up_column: DFF<Bit>,
+    at_save: DFF<Bit>,
+    at_done: DFF<Bit>,
     // The crossing line of the cell being copied, taken every cycle: it
     // is read in CrossWord and CrossWrite, and the lowest fresh cell it
     // comes from holds from CrossRead to CrossWord.

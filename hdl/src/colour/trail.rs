@@ -40,12 +40,15 @@ pub struct ColourTrail {
     pub empty: Signal<Out, Bit>,
     entries: Ram<16, TRAIL_BITS>,
     top: DFF<Bits<12>>,
+    // Some entry is in (not `top` == 0 compared: the search's step after
+    // an undo's read was decided through that compare, an 89 MHz path).
+    holds: DFF<Bit>,
 }
 
 impl Logic for ColourTrail {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, top);
+        dff_setup!(self, clock, top, holds);
         self.entries.clock.next = self.clock.val();
         self.entries.read_address.next = bit_cast::<TRAIL_BITS, 12>(self.top.q.val() - 1);
         self.entries.read_used.next = self.pop.val();
@@ -58,18 +61,21 @@ impl Logic for ColourTrail {
             | (bit_cast::<16, 1>(self.first.val().into()) << 15);
         if self.push.val() {
             self.top.d.next = self.top.q.val() + 1;
+            self.holds.d.next = true;
         }
         if self.pop.val() {
             self.top.d.next = self.top.q.val() - 1;
+            self.holds.d.next = self.top.q.val() != 1;
         }
         if self.clear.val() {
             self.top.d.next = 0.into();
+            self.holds.d.next = false;
         }
         self.top_column.next = self.entries.read_data.val().get_bits::<5>(0);
         self.top_row.next = self.entries.read_data.val().get_bits::<5>(5);
         self.top_had.next = self.entries.read_data.val().get_bits::<COLOURS>(10);
         self.top_first.next = self.entries.read_data.val().get_bit(15);
-        self.empty.next = self.top.q.val() == 0;
+        self.empty.next = !self.holds.q.val();
     }
 }
 

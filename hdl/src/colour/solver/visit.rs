@@ -49,7 +49,13 @@ impl Logic for ColourSolver {
             forgetting_q,
             at_scan_load,
             at_save_write,
+            at_fetch,
             at_cross_read,
+            at_scan_read,
+            at_up_row,
+            at_up_column,
+            at_save,
+            at_done,
             cross_address,
             write_q,
             write_address,
@@ -202,35 +208,30 @@ impl Logic for ColourSolver {
             | bit_cast::<7, 5>(self.cells.lowest_cell.val());
         self.cross_address.d.next = self.crossing_line.val();
         self.read_address.next = 0.into();
-        match self.state.q.val() {
-            State::Fetch => {
-                self.read_address.next = self.line_address.q.val();
-            }
-            State::ScanRead => {
-                self.read_address.next = bit_cast::<7, 5>(self.scan_row.q.val());
-            }
-            State::UpRow => {
-                self.read_address.next = bit_cast::<7, 5>(self.cell_row.q.val());
-            }
-            State::UpColumn => {
-                self.read_address.next = bit_cast::<7, 5>(self.cell_column.q.val()) | 32;
-            }
-            State::SaveRead => {
-                self.read_address.next = bit_cast::<7, 5>(self.save_row.q.val());
-            }
-            State::SaveWrite => {
-                self.read_address.next = bit_cast::<7, 5>(self.save_row.q.val());
-            }
-            State::Done => {
-                self.read_address.next = bit_cast::<7, 5>(self.read_row.val());
-                if self.read_kept.val() {
-                    self.read_address.next = bit_cast::<7, 5>(self.read_row.val()) | 64;
-                }
-            }
-            _ => {}
+        if self.at_fetch.q.val() {
+            self.read_address.next = self.read_address.val() | self.line_address.q.val();
         }
         if self.at_cross_read.q.val() {
-            self.read_address.next = self.crossing_line.val();
+            self.read_address.next = self.read_address.val() | self.crossing_line.val();
+        }
+        if self.at_scan_read.q.val() {
+            self.read_address.next = self.read_address.val() | bit_cast::<7, 5>(self.scan_row.q.val());
+        }
+        if self.at_up_row.q.val() {
+            self.read_address.next = self.read_address.val() | bit_cast::<7, 5>(self.cell_row.q.val());
+        }
+        if self.at_up_column.q.val() {
+            self.read_address.next =
+                self.read_address.val() | bit_cast::<7, 5>(self.cell_column.q.val()) | 32;
+        }
+        if self.at_save.q.val() {
+            self.read_address.next = self.read_address.val() | bit_cast::<7, 5>(self.save_row.q.val());
+        }
+        if self.at_done.q.val() {
+            self.read_address.next = self.read_address.val() | bit_cast::<7, 5>(self.read_row.val());
+            if self.read_kept.val() {
+                self.read_address.next = self.read_address.val() | 64;
+            }
         }
         self.board.read_address.next = self.read_address.val();
         self.board.read_used.next = (self.state.q.val() == State::Load)
@@ -608,7 +609,14 @@ impl Logic for ColourSolver {
         self.at_clear.d.next = self.state.d.val() == State::Clear;
         self.at_scan_load.d.next = self.state.d.val() == State::ScanLoad;
         self.at_save_write.d.next = self.state.d.val() == State::SaveWrite;
+        self.at_fetch.d.next = self.state.d.val() == State::Fetch;
         self.at_cross_read.d.next = self.state.d.val() == State::CrossRead;
+        self.at_scan_read.d.next = self.state.d.val() == State::ScanRead;
+        self.at_up_row.d.next = self.state.d.val() == State::UpRow;
+        self.at_up_column.d.next = self.state.d.val() == State::UpColumn;
+        self.at_save.d.next =
+            (self.state.d.val() == State::SaveRead) | (self.state.d.val() == State::SaveWrite);
+        self.at_done.d.next = self.state.d.val() == State::Done;
         self.marking_q.d.next = (self.state.d.val() == State::UpEnd) & (self.update.q.val() != Update::Undo);
         self.crossing_q.d.next = (self.state.d.val() == State::CrossWord) | self.marking_q.d.val();
         self.busy.next = (self.state.q.val() != State::Idle) & (self.state.q.val() != State::Done);
