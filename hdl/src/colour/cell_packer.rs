@@ -10,8 +10,8 @@
 //! a step: at 9600 baud a message takes 20 833 cycles to send, so each cell
 //! takes three cycles (Request, Fetch, Shift) and a 1 024-cell map some
 //! 3 000, less than a message. The cell is picked out of the word by its
-//! column (five 32-way multiplexers), which costs less than latching and
-//! shifting 160 bits.
+//! column (an AND-OR with the column one-hot), which costs less than
+//! latching and shifting 160 bits.
 //!
 //! Where the cells come from: the VALUES of SOLVED after a search, and of
 //! SEVERAL, are the kept first solution (`read_kept`); the SECOND, and
@@ -88,6 +88,11 @@ pub struct ColourPacker {
     colour: DFF<Bits<3>>,
     row: DFF<Bits<5>>,
     column: DFF<Bits<5>>,
+    // `column` one-hot: the cell is an AND-OR of the row word's bits
+    // with it, three LUT levels after the block RAM (as a multiplexer on
+    // `column`, five, the image's longest path at 97.8 MHz). A restart
+    // sets it before any map.
+    column_bit: DFF<Bits<MAX_CELLS>>,
     cells_q: DFF<Bits<13>>,
     cells_left: DFF<Bits<13>>,
     // The cell's colours, one bit each.
@@ -96,12 +101,7 @@ pub struct ColourPacker {
     packed_cells: DFF<Bits<4>>,
     // The map's last cell is in `pack`.
     map_end: DFF<Bit>,
-    // The row word's planes, and the cell's colour index.
-    plane_0: Signal<Local, Bits<MAX_CELLS>>,
-    plane_1: Signal<Local, Bits<MAX_CELLS>>,
-    plane_2: Signal<Local, Bits<MAX_CELLS>>,
-    plane_3: Signal<Local, Bits<MAX_CELLS>>,
-    plane_4: Signal<Local, Bits<MAX_CELLS>>,
+    // The cell at `column`, and its colour index.
     column_cell: Signal<Local, Bits<COLOURS>>,
     index: Signal<Local, Bits<3>>,
     full: Signal<Local, Bit>,
@@ -141,17 +141,13 @@ impl Default for ColourPacker {
             colour: Default::default(),
             row: Default::default(),
             column: Default::default(),
+            column_bit: Default::default(),
             cells_q: Default::default(),
             cells_left: Default::default(),
             picked: Default::default(),
             pack: Default::default(),
             packed_cells: Default::default(),
             map_end: Default::default(),
-            plane_0: Default::default(),
-            plane_1: Default::default(),
-            plane_2: Default::default(),
-            plane_3: Default::default(),
-            plane_4: Default::default(),
             column_cell: Default::default(),
             index: Default::default(),
             full: Default::default(),
@@ -175,6 +171,7 @@ impl Logic for ColourPacker {
             colour,
             row,
             column,
+            column_bit,
             cells_q,
             cells_left,
             picked,
@@ -184,27 +181,13 @@ impl Logic for ColourPacker {
         );
         self.emit.next = false;
         self.done.next = false;
-        self.plane_0.next = self.row_word.val().get_bits::<MAX_CELLS>(0);
-        self.plane_1.next = self.row_word.val().get_bits::<MAX_CELLS>(32);
-        self.plane_2.next = self.row_word.val().get_bits::<MAX_CELLS>(64);
-        self.plane_3.next = self.row_word.val().get_bits::<MAX_CELLS>(96);
-        self.plane_4.next = self.row_word.val().get_bits::<MAX_CELLS>(128);
         // The cell at `column`, one bit a colour.
         self.column_cell.next = 0.into();
-        if self.plane_0.val().get_bit(self.column.q.val().index()) {
-            self.column_cell.next = self.column_cell.val() | 1;
-        }
-        if self.plane_1.val().get_bit(self.column.q.val().index()) {
-            self.column_cell.next = self.column_cell.val() | 2;
-        }
-        if self.plane_2.val().get_bit(self.column.q.val().index()) {
-            self.column_cell.next = self.column_cell.val() | 4;
-        }
-        if self.plane_3.val().get_bit(self.column.q.val().index()) {
-            self.column_cell.next = self.column_cell.val() | 8;
-        }
-        if self.plane_4.val().get_bit(self.column.q.val().index()) {
-            self.column_cell.next = self.column_cell.val() | 16;
+        for c in 0..COLOURS {
+            self.column_cell.next = self.column_cell.val().replace_bit(
+                c,
+                (self.row_word.val().get_bits::<MAX_CELLS>(32 * c) & self.column_bit.q.val()).any(),
+            );
         }
         // Taken every cycle, read only in Shift, which always follows
         // Fetch: under Fetch's enable, the block RAM's word went through
@@ -246,10 +229,12 @@ impl Logic for ColourPacker {
                 self.packed_cells.d.next = self.packed_cells.q.val() + 1;
                 self.cells_left.d.next = self.cells_left.q.val() - 1;
                 self.column.d.next = self.column.q.val() + 1;
+                self.column_bit.d.next = self.column_bit.q.val() << 1;
                 // The row's word stays on the read port but for a new row.
                 self.step.d.next = PackStep::Fetch;
                 if bit_cast::<7, 5>(self.column.q.val()) + 1 == self.columns_q.val() {
                     self.column.d.next = 0.into();
+                    self.column_bit.d.next = 1.into();
                     self.row.d.next = self.row.q.val() + 1;
                     self.step.d.next = PackStep::Request;
                 }
@@ -280,6 +265,7 @@ impl Logic for ColourPacker {
                 self.map_end.d.next = false;
                 self.row.d.next = 0.into();
                 self.column.d.next = 0.into();
+                self.column_bit.d.next = 1.into();
                 self.cells_left.d.next = self.cells_q.q.val();
                 self.kept_q.d.next = false;
                 self.colour.d.next = self.colour.q.val() + 1;
@@ -319,6 +305,7 @@ impl Logic for ColourPacker {
         if self.restart.val() {
             self.row.d.next = 0.into();
             self.column.d.next = 0.into();
+            self.column_bit.d.next = 1.into();
             self.packed_cells.d.next = 0.into();
             self.pack.d.next = 0.into();
             self.map_end.d.next = false;
