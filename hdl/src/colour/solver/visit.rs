@@ -134,8 +134,9 @@ impl Logic for ColourSolver {
         // decoded in the cycle, they were the image's longest paths.
         self.row_bit.d.next = Bits::<32>::from(1u64) << self.cell_row.q.val();
         self.column_bit.d.next = Bits::<32>::from(1u64) << self.cell_column.q.val();
-        self.at_row_word.d.next = self.state.q.val() == State::UpRow;
-        self.at_column_word.d.next = self.state.q.val() == State::UpColumn;
+        // (In UpRow, in UpColumn: the read address's flags, a cycle on.)
+        self.at_row_word.d.next = self.at_up_row.q.val();
+        self.at_column_word.d.next = self.at_up_column.q.val();
         self.at_up_end.d.next = self.state.q.val() == State::UpColumnWord;
         self.writer.word.next = self.board.read_data.val();
         self.writer.bit.next = self.line_bit.q.val();
