@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Full synthesis of the Alchitry Cu flash image, for CI and for people:
 # for each engine, Verilog from RustHDL, yosys, nextpnr-ice40 at 100 MHz,
-# icepack; then icemulti packs both images into build/flash.bin.
+# icepack; then icemulti packs every image into build/flash.bin.
 # Exits non-zero, with the failing tool's own message, when a step fails or
 # the design misses 100 MHz. Extra arguments go to `nonogram-bsp build`
-# (e.g. --baud 115200, --seed 7, --out DIR; the default output is build/).
+# (e.g. --baud 115200, --seed 7, --out DIR, --seeds 5 --seed-record
+# bsp/seeds.json; the default output is build/).
 # NONOGRAM_FIFO_ADDR_BITS, if set, sizes the option FIFO (compile time).
 set -euo pipefail
 cd "$(dirname "$0")/.."

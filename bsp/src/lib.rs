@@ -7,4 +7,5 @@ pub mod flow;
 pub mod glue;
 pub mod pcf;
 pub mod pins;
+pub mod seed_record;
 pub mod top;

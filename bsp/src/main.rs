@@ -22,10 +22,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use nonogram_bsp::flow::{self, BuildOptions, HX8K_BRAMS, HX8K_LCS};
 use nonogram_bsp::pcf::{check_pcf, compare_pads, parse_pcf, top_ports, PCF_PATH};
+use nonogram_bsp::seed_record::{Placement, SeedRecord};
 use nonogram_bsp::top::{clocks_per_bit, declared_pcf, top_verilog, Engine};
 use nonogram_hdl::common::params::{BOARD_CLOCK_HZ, FIFO_ADDR_BITS, FIFO_ENTRIES};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// The clock the design must reach: the Cu's oscillator.
@@ -121,6 +124,14 @@ enum Cmd {
         /// if any seed misses 100 MHz.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100))]
         seeds: Option<u64>,
+        /// With --seeds: take an image's seeds from FILE when FILE records
+        /// them for its very netlist (top.json), pin constraints, clock and
+        /// nextpnr, and its default placement gives the fmax recorded there
+        /// (nextpnr is deterministic: placing them again would measure
+        /// nothing new); else place them, and record them in FILE when all
+        /// meet 100 MHz. CI uses bsp/seeds.json.
+        #[arg(long, value_name = "FILE")]
+        seed_record: Option<PathBuf>,
         /// Pin constraints [default: constraints/alchitry_cu.pcf].
         #[arg(long)]
         pcf: Option<PathBuf>,
@@ -181,28 +192,28 @@ fn divisor(baud: u32) -> Result<u32> {
 }
 
 /// Emits and checks the Verilog; writes `out/top.v`; returns it.
-fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<String> {
+fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path, say: &dyn Fn(&str)) -> Result<String> {
     let cpb = divisor(baud)?;
     match engine {
-        EngineArg::Dnf => println!(
+        EngineArg::Dnf => say(&format!(
             "top level: DNF engine, {baud} baud ({cpb} clocks per bit), option FIFO 2^{FIFO_ADDR_BITS} = {FIFO_ENTRIES} entries"
-        ),
+        )),
         EngineArg::Clues | EngineArg::Probing | EngineArg::Colour => {
             let side = engine.engine().clue_side();
-            println!(
+            say(&format!(
                 "top level: {} engine, {baud} baud ({cpb} clocks per bit), boards up to {side}x{side}, {} blocks",
                 engine.engine().name(),
                 1 << nonogram_hdl::clue::clue_store::CLUE_STORE_BITS
-            )
+            ))
         }
     }
     let start = Instant::now();
     let verilog = top_verilog(cpb, engine.engine()).map_err(|e| anyhow!(e))?;
-    println!(
+    say(&format!(
         "  Verilog emitted by RustHDL in {:.1} s ({} lines)",
         start.elapsed().as_secs_f64(),
         verilog.lines().count()
-    );
+    ));
     // The pins, before any tool runs.
     let pcf_text = std::fs::read_to_string(pcf_path)
         .with_context(|| format!("cannot read the pin constraints {}", pcf_path.display()))?;
@@ -228,11 +239,10 @@ fn emit(engine: EngineArg, baud: u32, out: &Path, pcf_path: &Path) -> Result<Str
 /// clock, naming `image`, the seeds and their figures. (The bitstream
 /// itself, the default placement, must meet it too; the seeds say the
 /// design does not meet it by one lucky placement.)
-fn sweep(image: &str, opts: &BuildOptions, n: u64) -> Result<Vec<f64>> {
-    println!();
-    println!("nextpnr-ice40 seeds 1..={n}, the same netlist:");
+fn sweep(image: &str, opts: &BuildOptions, n: u64, say: &(dyn Fn(&str) + Sync)) -> Result<Vec<f64>> {
+    say(&format!("nextpnr-ice40 seeds 1..={n}, the same netlist:"));
     let seeds: Vec<u64> = (1..=n).collect();
-    let reports = flow::sweep_seeds(opts, &seeds, |line| println!("{line}"))?;
+    let reports = flow::sweep_seeds(opts, &seeds, |line| say(line))?;
     let by_seed: Vec<f64> = reports.iter().map(|(_, r)| r.fmax_mhz).collect();
     let mut fmax = by_seed.clone();
     fmax.sort_by(f64::total_cmp);
@@ -241,11 +251,63 @@ fn sweep(image: &str, opts: &BuildOptions, n: u64) -> Result<Vec<f64>> {
     } else {
         (fmax[fmax.len() / 2 - 1] + fmax[fmax.len() / 2]) / 2.0
     };
-    println!(
+    say(&format!(
         "  fmax over {n} seeds: minimum {:.2} MHz, median {median:.2} MHz",
         fmax[0]
-    );
+    ));
     flow::check_every_seed(image, &reports, &opts.out_dir)?;
+    Ok(by_seed)
+}
+
+/// The seeds of an image whose default placement gave `default_fmax`: from
+/// `record` when it holds them for this very placement (see
+/// `seed_record`), else placed by [`sweep`] and, when all meet the clock,
+/// recorded there.
+fn seeds_of(
+    image: &str,
+    opts: &BuildOptions,
+    default_fmax: f64,
+    n: u64,
+    record: Option<&Mutex<SeedRecord>>,
+    say: &(dyn Fn(&str) + Sync),
+) -> Result<Vec<f64>> {
+    let Some(record) = record else {
+        return sweep(image, opts, n, say);
+    };
+    let placement = Placement::of_build(&opts.out_dir, &opts.pcf, opts.freq_mhz)?;
+    let recalled = {
+        let record = record.lock().unwrap();
+        let path = record.path().display().to_string();
+        record
+            .recalled(image, &placement, default_fmax, n as usize)
+            .map(|fmax| (fmax.to_vec(), path))
+    };
+    if let Some((fmax, path)) = recalled {
+        say(&format!(
+            "nextpnr-ice40 seeds 1..={n}: as {path} records them for this netlist, pin constraints, clock \
+             and nextpnr (the default placement gave the recorded {default_fmax:.2} MHz); not placed again:"
+        ));
+        for (seed, f) in (1..).zip(&fmax) {
+            say(&format!("  seed {seed}: {f:.2} MHz"));
+        }
+        let missed: Vec<String> = (1..)
+            .zip(&fmax)
+            .filter(|(_, &f)| f < opts.freq_mhz)
+            .map(|(seed, f)| format!("seed {seed} at {f:.2} MHz"))
+            .collect();
+        if !missed.is_empty() {
+            bail!(
+                "timing: {path} records that the {image} image misses {:.2} MHz on {}",
+                opts.freq_mhz,
+                missed.join(", ")
+            );
+        }
+        return Ok(fmax);
+    }
+    let by_seed = sweep(image, opts, n, say)?;
+    let mut record = record.lock().unwrap();
+    record.record(image, placement, default_fmax, &by_seed)?;
+    say(&format!("  recorded in {}", record.path().display()));
     Ok(by_seed)
 }
 
@@ -257,17 +319,26 @@ struct Image {
     bin: PathBuf,
 }
 
-/// Builds one engine's image in `out` (and its seed sweep).
-fn build_image(
-    engine: EngineArg,
+/// How one image is built.
+struct ImageOptions<'a> {
     baud: u32,
-    out: PathBuf,
-    pcf: &Path,
+    pcf: &'a Path,
     seed: Option<u64>,
     seeds: Option<u64>,
+    record: Option<&'a Mutex<SeedRecord>>,
+}
+
+/// Builds one engine's image in `out` (and its seeds), telling `say` what
+/// it does.
+fn build_image(
+    engine: EngineArg,
+    out: PathBuf,
+    o: &ImageOptions,
+    say: &(dyn Fn(&str) + Sync),
 ) -> Result<Image> {
+    let (baud, pcf, seed) = (o.baud, o.pcf, o.seed);
     let start = Instant::now();
-    let verilog = emit(engine, baud, &out, pcf)?;
+    let verilog = emit(engine, baud, &out, pcf, say)?;
     let opts = BuildOptions {
         out_dir: out,
         pcf: pcf.to_path_buf(),
@@ -277,48 +348,47 @@ fn build_image(
     };
     let result = flow::build(&verilog, &opts, |step| {
         if step.starts_with(' ') {
-            println!("{step}")
+            say(step)
         } else {
-            println!("{step} ...")
+            say(&format!("{step} ..."))
         }
     })?;
     let r = &result.report;
-    println!();
-    println!("Alchitry Cu (iCE40-HX8K CB132) build of the nonogram solver");
+    say("Alchitry Cu (iCE40-HX8K CB132) build of the nonogram solver");
     match engine {
-        EngineArg::Dnf => println!(
+        EngineArg::Dnf => say(&format!(
             "  DNF engine, {baud} baud, option FIFO {FIFO_ENTRIES} entries (NONOGRAM_FIFO_ADDR_BITS={FIFO_ADDR_BITS})"
-        ),
-        EngineArg::Clues => println!("  clue engine, {baud} baud, boards up to 64x64"),
-        EngineArg::Probing => println!("  clue engine with probing, {baud} baud, boards up to 32x32"),
-        EngineArg::Colour => println!(
+        )),
+        EngineArg::Clues => say(&format!("  clue engine, {baud} baud, boards up to 64x64")),
+        EngineArg::Probing => say(&format!("  clue engine with probing, {baud} baud, boards up to 32x32")),
+        EngineArg::Colour => say(&format!(
             "  colour clue engine, {baud} baud, boards up to 32x32 with {} inks",
             nonogram_hdl::colour::ENGINE_INKS
-        ),
+        )),
     }
     for line in r.to_string().lines() {
-        println!("  {line}");
+        say(&format!("  {line}"));
     }
     if (r.lcs_available, r.brams_available) != (HX8K_LCS, HX8K_BRAMS) {
-        println!(
+        say(&format!(
             "  (note: nextpnr reports a device of {} LCs, {} BRAMs)",
             r.lcs_available, r.brams_available
-        );
+        ));
     }
     let times: Vec<String> = result
         .steps
         .iter()
         .map(|s| format!("{} {:.1} s", s.step, s.time.as_secs_f64()))
         .collect();
-    println!(
+    say(&format!(
         "  time         {:.1} s ({})",
         start.elapsed().as_secs_f64(),
         times.join(", ")
-    );
-    println!("  bitstream    {}", result.bin.display());
-    println!("  logs         {}", opts.out_dir.display());
-    let seeds_fmax_mhz = match seeds {
-        Some(n) => sweep(engine.engine().name(), &opts, n)?,
+    ));
+    say(&format!("  bitstream    {}", result.bin.display()));
+    say(&format!("  logs         {}", opts.out_dir.display()));
+    let seeds_fmax_mhz = match o.seeds {
+        Some(n) => seeds_of(engine.engine().name(), &opts, r.fmax_mhz, n, o.record, say)?,
         None => vec![],
     };
     Ok(Image {
@@ -327,6 +397,44 @@ fn build_image(
         seeds_fmax_mhz,
         bin: result.bin,
     })
+}
+
+/// Builds `engines`' images, each in its directory under `out`, two at a
+/// time on a machine of two cores or more (yosys and nextpnr each use one),
+/// and returns them in the order of `engines`. With several images, each
+/// line said is prefixed with its image's name.
+fn build_images(engines: &[EngineArg], out: &Path, options: &ImageOptions) -> Result<Vec<Image>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 2)
+        .min(engines.len());
+    let next = AtomicUsize::new(0);
+    let built: Vec<Mutex<Option<Result<Image>>>> = engines.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&engine) = engines.get(i) else { break };
+                let name = engine.engine().name();
+                let say = |line: &str| {
+                    if engines.len() > 1 {
+                        println!("{name}: {line}")
+                    } else {
+                        println!("{line}")
+                    }
+                };
+                let image = build_image(engine, out.join(engine.dir()), options, &say);
+                if let Err(e) = &image {
+                    say(&format!("failed: {e:#}"));
+                }
+                *built[i].lock().unwrap() = Some(image);
+            });
+        }
+    });
+    built
+        .into_iter()
+        .map(|b| b.into_inner().unwrap().expect("every image was built"))
+        .collect()
 }
 
 /// `build/report.json`: the flash image and what each image holds.
@@ -364,7 +472,9 @@ fn run(cli: Cli) -> Result<()> {
             pcf,
         } => {
             let out = out.unwrap_or_else(|| default_build_dir().join(engine.dir()));
-            emit(engine, baud, &out, &pcf.unwrap_or_else(default_pcf))?;
+            emit(engine, baud, &out, &pcf.unwrap_or_else(default_pcf), &|line| {
+                println!("{line}")
+            })?;
             println!("  written to {}", out.join("top.v").display());
         }
         Cmd::Build {
@@ -373,6 +483,7 @@ fn run(cli: Cli) -> Result<()> {
             out,
             seed,
             seeds,
+            seed_record,
             pcf,
         } => {
             let out = out.unwrap_or_else(default_build_dir);
@@ -381,13 +492,19 @@ fn run(cli: Cli) -> Result<()> {
                 Some(e) => vec![e],
                 None => EngineArg::flash(),
             };
-            let mut images = vec![];
-            for (n, e) in engines.into_iter().enumerate() {
-                if n > 0 {
-                    println!();
-                }
-                images.push(build_image(e, baud, out.join(e.dir()), &pcf, seed, seeds)?);
-            }
+            let record = match &seed_record {
+                Some(path) if seeds.is_some() => Some(Mutex::new(SeedRecord::open(path)?)),
+                Some(_) => bail!("--seed-record keeps the results of --seeds N: give --seeds too"),
+                None => None,
+            };
+            let options = ImageOptions {
+                baud,
+                pcf: &pcf,
+                seed,
+                seeds,
+                record: record.as_ref(),
+            };
+            let images = build_images(&engines, &out, &options)?;
             let flash = out.join("flash.bin");
             let _ = std::fs::remove_file(&flash);
             let packed = if engine.is_none() {
