@@ -93,6 +93,11 @@ pub struct ColourPacker {
     // `column`, five, the image's longest path at 97.8 MHz). A restart
     // sets it before any map.
     column_bit: DFF<Bits<MAX_CELLS>>,
+    // The row's last column, from `columns_q` (latched long before the
+    // maps): `column` is compared with it, not `column` + 1 with
+    // `columns_q` (an adder in front of the row's enable, which missed
+    // 100 MHz on a seed).
+    last_column: DFF<Bits<5>>,
     cells_q: DFF<Bits<13>>,
     cells_left: DFF<Bits<13>>,
     // The cell's colours, one bit each.
@@ -142,6 +147,7 @@ impl Default for ColourPacker {
             row: Default::default(),
             column: Default::default(),
             column_bit: Default::default(),
+            last_column: Default::default(),
             cells_q: Default::default(),
             cells_left: Default::default(),
             picked: Default::default(),
@@ -172,6 +178,7 @@ impl Logic for ColourPacker {
             row,
             column,
             column_bit,
+            last_column,
             cells_q,
             cells_left,
             picked,
@@ -181,6 +188,7 @@ impl Logic for ColourPacker {
         );
         self.emit.next = false;
         self.done.next = false;
+        self.last_column.d.next = bit_cast::<5, 7>(self.columns_q.val() - 1);
         // The cell at `column`, one bit a colour.
         self.column_cell.next = 0.into();
         for c in 0..COLOURS {
@@ -232,7 +240,7 @@ impl Logic for ColourPacker {
                 self.column_bit.d.next = self.column_bit.q.val() << 1;
                 // The row's word stays on the read port but for a new row.
                 self.step.d.next = PackStep::Fetch;
-                if bit_cast::<7, 5>(self.column.q.val()) + 1 == self.columns_q.val() {
+                if self.column.q.val() == self.last_column.q.val() {
                     self.column.d.next = 0.into();
                     self.column_bit.d.next = 1.into();
                     self.row.d.next = self.row.q.val() + 1;

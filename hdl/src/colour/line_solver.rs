@@ -109,6 +109,8 @@ pub struct ColourLineSolver {
     // each of those takes a logic cell of its own.
     planes: DFF<Bits<PLANE_BITS>>,
     cell_colours: DFF<Bits<8>>,
+    // The walk's cursor, one-hot: bit p on cell p.
+    cursor_bit: DFF<Bits<MAX_CELLS>>,
     length_q: DFF<Bits<8>>,
     // Layout, as in the black-and-white solver.
     block_length: DFF<Bits<6>>,
@@ -133,13 +135,24 @@ pub struct ColourLineSolver {
     masks: DFF<Bits<MASK_BITS>>,
     states: DFF<Bits<STATE_BITS>>,
     forward_store: Ram<64, 5>,
-    // The states below the gap being laid out.
+    // The states below the gap being laid out, registered with it (as
+    // `below`): from `gap_at`, the thermometer, the paint and the masks'
+    // OR were one path, that missed 100 MHz on nextpnr seeds.
     below_gap: Thermometer<STATE_BITS>,
+    below: DFF<Bits<STATE_BITS>>,
     met_groups: DFF<Bits<MET_BITS>>,
     // The colours the met cell had (for `narrowed`), and where it is.
     met_cell: DFF<Bits<8>>,
     met_at: DFF<Bits<5>>,
     narrowed_q: DFF<Bits<MAX_CELLS>>,
+    // The last met cell's colours before and after its meeting: whether
+    // it was narrowed (`cell_narrowed`) is shifted into `narrowed_q` at
+    // the next meeting, and is the lowest bit of `narrowed` after the
+    // last. (Shifted in at its own meeting, the met groups' ORs, the
+    // compare and the shift were a path at 96.5 MHz; with the compare's
+    // result registered, at 88.7 MHz on a seed.)
+    last_before: DFF<Bits<8>>,
+    last_after: DFF<Bits<8>>,
     feasible_q: DFF<Bit>,
     // Combinational.
     // A block's last state sits just below its gap, and g_0 = 0 ends no
@@ -189,6 +202,7 @@ impl Logic for ColourLineSolver {
             clock,
             planes,
             cell_colours,
+            cursor_bit,
             length_q,
             block_length,
             block_ink,
@@ -203,12 +217,15 @@ impl Logic for ColourLineSolver {
             accept,
             paint_ink,
             covered,
+            below,
             masks,
             states,
             met_groups,
             met_cell,
             met_at,
             narrowed_q,
+            last_before,
+            last_after,
             feasible_q
         );
         self.walk.clock.next = self.clock.val();
@@ -266,15 +283,16 @@ impl Logic for ColourLineSolver {
             self.first_block.d.next = false;
             self.previous_ink.d.next = self.block_ink.q.val();
             self.paint_ink.d.next = Bits::<8>::from(1u64) << self.block_ink.q.val();
+            self.below.d.next = self.below_gap.below.val();
         } else {
             self.paint_ink.d.next = 0.into();
         }
-        // The block's states: those below its gap (`gap_at` is the gap's
-        // place now) that no block or gap before it covers.
-        self.below_gap.value.next = bit_cast::<7, 8>(self.gap_at.q.val());
-        self.painted.next = self.below_gap.below.val() & !self.covered.q.val();
+        // The block's states: those below its gap (`below` is below the
+        // gap's place now) that no block or gap before it covers.
+        self.below_gap.value.next = bit_cast::<7, 8>(self.next_gap_at.val());
+        self.painted.next = self.below.q.val() & !self.covered.q.val();
         if self.paint_ink.q.val().any() {
-            self.covered.d.next = self.below_gap.below.val() | self.last_gap.val();
+            self.covered.d.next = self.below.q.val() | self.last_gap.val();
         }
         // Each ink's row ORs in the states painted with it: a LUT4 and its
         // flip-flop a bit, one logic cell. (All four bits of a state under
@@ -385,28 +403,32 @@ impl Logic for ColourLineSolver {
         }
         // The colours of the cell under the cursor, picked a cycle ahead:
         // the cell above the cursor going forwards, the one below going
-        // backwards (32-way multiplexers on registered cursors), cell 0 in
-        // the layout, else the same cell. Picked from `next_cursor`, the
+        // backwards, cell 0 in the layout, else the same cell. Each pick
+        // is an AND-OR of a plane with the one-hot cursor shifted, three
+        // LUT levels (a 32-way multiplexer on the walk's `cursor_up`, five,
+        // was a path at 97.7 MHz on a seed). Picked from `next_cursor`, the
         // cursor's own multiplexer came first, at 94 MHz; rotating the
         // planes instead, as the black-and-white solver rotates its two
-        // words, cost about 250 LUT4s more.
+        // words, cost about 250 LUT4s more. (The block states the cell may
+        // enter, registered with its colours from picks a cycle earlier,
+        // made the picks' multiplexer and the decode a 95 MHz path, and
+        // 83.6 MHz on a seed.)
+        if self.walk.going_forward.val() & !self.walk.at_last.val() {
+            self.cursor_bit.d.next = self.cursor_bit.q.val() << 1;
+        } else if self.walk.going_backward.val() & !self.walk.at_first.val() {
+            self.cursor_bit.d.next = self.cursor_bit.q.val() >> 1;
+        }
         self.cell_up.next = 0.into();
         self.cell_down.next = 0.into();
         self.cell_first.next = 0.into();
         for c in 0..COLOURS {
             self.cell_up.next = self.cell_up.val().replace_bit(
                 c,
-                self.planes
-                    .q
-                    .val()
-                    .get_bit(32 * c + bit_cast::<5, 6>(self.walk.cursor_up.val()).index()),
+                (self.planes.q.val().get_bits::<MAX_CELLS>(32 * c) & (self.cursor_bit.q.val() << 1)).any(),
             );
             self.cell_down.next = self.cell_down.val().replace_bit(
                 c,
-                self.planes
-                    .q
-                    .val()
-                    .get_bit(32 * c + bit_cast::<5, 6>(self.walk.cursor_down.val()).index()),
+                (self.planes.q.val().get_bits::<MAX_CELLS>(32 * c) & (self.cursor_bit.q.val() >> 1)).any(),
             );
             self.cell_first.next = self
                 .cell_first
@@ -431,7 +453,7 @@ impl Logic for ColourLineSolver {
                 .val()
                 .replace_bit(c, self.met_groups.q.val().get_bits::<GROUPS>(33 * c).any());
         }
-        self.cell_narrowed.next = (self.met_cell.q.val() & !self.met_colours.val()).any();
+        self.cell_narrowed.next = (self.last_before.q.val() & !self.last_after.q.val()).any();
         // A cell's planes change at a load or at its meeting: one clock
         // enable a cell, and a LUT4 in front of each flip-flop, with which
         // it packs. `narrowed` shifts up a bit at each meeting (cells come
@@ -461,9 +483,12 @@ impl Logic for ColourLineSolver {
         if self.walk.met.val() {
             self.narrowed_q.d.next =
                 (self.narrowed_q.q.val() << 1) | bit_cast::<MAX_CELLS, 1>(self.cell_narrowed.val().into());
+            self.last_before.d.next = self.met_cell.q.val();
+            self.last_after.d.next = self.met_colours.val();
         }
         self.feasible.next = self.feasible_q.q.val();
-        self.narrowed.next = self.narrowed_q.q.val();
+        self.narrowed.next =
+            (self.narrowed_q.q.val() << 1) | bit_cast::<MAX_CELLS, 1>(self.cell_narrowed.val().into());
         self.line.next = self.planes.q.val();
 
         // Start: latch the line.
@@ -477,8 +502,11 @@ impl Logic for ColourLineSolver {
             self.skip_from.d.next = 0.into();
             self.masks.d.next = 0.into();
             self.covered.d.next = 1.into();
+            self.below.d.next = 0.into();
+            self.cursor_bit.d.next = 1.into();
             self.states.d.next = 1.into();
             self.narrowed_q.d.next = 0.into();
+            self.last_before.d.next = 0.into();
             self.feasible_q.d.next = false;
         }
     }
