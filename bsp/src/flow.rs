@@ -480,36 +480,48 @@ pub fn sweep_seeds(
     if !netlist.is_file() {
         bail!("cannot find {} (build first)", netlist.display());
     }
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(seeds.len());
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let progress = std::sync::Mutex::new(progress);
-    let mut reports: Vec<Option<Result<PnrReport>>> = seeds.iter().map(|_| None).collect();
-    let results = std::sync::Mutex::new(&mut reports);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&seed) = seeds.get(i) else { break };
-                let start = Instant::now();
-                let report = place_and_route_seed(opts, &pcf, &netlist, seed);
-                if let Ok(report) = &report {
-                    (progress.lock().unwrap())(&format!(
-                        "  seed {seed}: {:.2} MHz, {} logic cells ({:.1} s)",
-                        report.fmax_mhz,
-                        report.lcs_used,
-                        start.elapsed().as_secs_f64()
-                    ));
-                }
-                results.lock().unwrap()[i] = Some(report);
-            });
+    let reports = in_parallel(seeds, workers, |&seed| {
+        let start = Instant::now();
+        let report = place_and_route_seed(opts, &pcf, &netlist, seed);
+        if let Ok(report) = &report {
+            (progress.lock().unwrap())(&format!(
+                "  seed {seed}: {:.2} MHz, {} logic cells ({:.1} s)",
+                report.fmax_mhz,
+                report.lcs_used,
+                start.elapsed().as_secs_f64()
+            ));
         }
+        report
     });
     seeds
         .iter()
         .zip(reports)
-        .map(|(&seed, report)| Ok((seed, report.expect("every seed was placed")?)))
+        .map(|(&seed, report)| Ok((seed, report?)))
+        .collect()
+}
+
+/// `f` of each of `items`, on up to `workers` threads (each takes the
+/// next item left), the results in the order of `items`. The tools the
+/// flow runs use one core each, so their runs go side by side this way.
+pub fn in_parallel<T: Sync, R: Send>(items: &[T], workers: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers.clamp(1, items.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let result = f(item);
+                *results[i].lock().unwrap() = Some(result);
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.into_inner().unwrap().expect("every item was run"))
         .collect()
 }
 

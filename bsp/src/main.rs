@@ -27,7 +27,6 @@ use nonogram_bsp::top::{clocks_per_bit, declared_pcf, top_verilog, Engine};
 use nonogram_hdl::common::params::{BOARD_CLOCK_HZ, FIFO_ADDR_BITS, FIFO_ENTRIES};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -404,37 +403,24 @@ fn build_image(
 /// and returns them in the order of `engines`. With several images, each
 /// line said is prefixed with its image's name.
 fn build_images(engines: &[EngineArg], out: &Path, options: &ImageOptions) -> Result<Vec<Image>> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 2)
-        .min(engines.len());
-    let next = AtomicUsize::new(0);
-    let built: Vec<Mutex<Option<Result<Image>>>> = engines.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&engine) = engines.get(i) else { break };
-                let name = engine.engine().name();
-                let say = |line: &str| {
-                    if engines.len() > 1 {
-                        println!("{name}: {line}")
-                    } else {
-                        println!("{line}")
-                    }
-                };
-                let image = build_image(engine, out.join(engine.dir()), options, &say);
-                if let Err(e) = &image {
-                    say(&format!("failed: {e:#}"));
-                }
-                *built[i].lock().unwrap() = Some(image);
-            });
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(2);
+    flow::in_parallel(engines, workers, |&engine| {
+        let name = engine.engine().name();
+        let say = |line: &str| {
+            if engines.len() > 1 {
+                println!("{name}: {line}")
+            } else {
+                println!("{line}")
+            }
+        };
+        let image = build_image(engine, out.join(engine.dir()), options, &say);
+        if let Err(e) = &image {
+            say(&format!("failed: {e:#}"));
         }
-    });
-    built
-        .into_iter()
-        .map(|b| b.into_inner().unwrap().expect("every image was built"))
-        .collect()
+        image
+    })
+    .into_iter()
+    .collect()
 }
 
 /// `build/report.json`: the flash image and what each image holds.
